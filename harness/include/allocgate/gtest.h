@@ -1,0 +1,72 @@
+/// @file
+/// GoogleTest assertions on the allocations a statement makes (link
+/// allocgate::gtest). Each runs the statement once on the current thread and
+/// compares what it allocated with a bound; the failure message gives the
+/// statement, the bound, and the measured allocations and bytes.
+///
+///     EXPECT_NO_ALLOCATIONS(format_into(buf, t));
+///     EXPECT_ALLOCATIONS_EQ(v.push_back(1), 1);
+///     ASSERT_ALLOCATIONS_LE(report.run(lines), 45);
+///     EXPECT_ALLOCATED_BYTES_LE(s = make_key(i), 32);
+///
+/// A statement containing a top-level comma needs parentheses around it.
+/// Including this header also makes a ForbidAllocations guard that sees an
+/// allocation fail the running test instead of aborting the process.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include "allocgate/guards.h"
+#include "allocgate/measure.h"
+#include "allocgate/stats.h"
+
+namespace allocgate::testing {
+
+/// What an assertion bounds.
+enum class Bound {
+  allocations_exactly,
+  allocations_at_most,
+  bytes_at_most,
+};
+
+/// The predicate behind the macros; usable directly with EXPECT_TRUE.
+::testing::AssertionResult check(const char* statement, const AllocationStats& measured,
+                                 Bound bound, std::uint64_t expected);
+
+namespace detail {
+/// Fails the running test; installed as the ForbidAllocations handler.
+void fail_current_test(const ForbiddenAllocations& seen);
+inline const bool forbidden_handler_installed =
+    (set_forbidden_allocation_handler(&fail_current_test), true);
+}  // namespace detail
+
+}  // namespace allocgate::testing
+
+#define ALLOCGATE_TEST_ALLOCATIONS_(statement, bound, expected, on_failure)               \
+  GTEST_ASSERT_(::allocgate::testing::check(#statement, ::allocgate::measure([&] {       \
+                                              statement;                                 \
+                                            }),                                          \
+                                            ::allocgate::testing::Bound::bound,          \
+                                            static_cast<std::uint64_t>(expected)),       \
+                on_failure)
+
+/// The statement makes exactly n allocations.
+#define EXPECT_ALLOCATIONS_EQ(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, allocations_exactly, n, GTEST_NONFATAL_FAILURE_)
+#define ASSERT_ALLOCATIONS_EQ(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, allocations_exactly, n, GTEST_FATAL_FAILURE_)
+/// The statement makes at most n allocations.
+#define EXPECT_ALLOCATIONS_LE(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, allocations_at_most, n, GTEST_NONFATAL_FAILURE_)
+#define ASSERT_ALLOCATIONS_LE(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, allocations_at_most, n, GTEST_FATAL_FAILURE_)
+/// The statement makes no allocation.
+#define EXPECT_NO_ALLOCATIONS(statement) EXPECT_ALLOCATIONS_EQ(statement, 0)
+#define ASSERT_NO_ALLOCATIONS(statement) ASSERT_ALLOCATIONS_EQ(statement, 0)
+/// The statement's allocations request at most n bytes in total.
+#define EXPECT_ALLOCATED_BYTES_LE(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, bytes_at_most, n, GTEST_NONFATAL_FAILURE_)
+#define ASSERT_ALLOCATED_BYTES_LE(statement, n) \
+  ALLOCGATE_TEST_ALLOCATIONS_(statement, bytes_at_most, n, GTEST_FATAL_FAILURE_)

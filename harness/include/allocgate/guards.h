@@ -1,0 +1,67 @@
+/// @file
+/// Guards that change what the hook does on the current thread.
+#pragma once
+
+#include <cstdint>
+#include <source_location>
+
+namespace allocgate {
+
+/// What a ForbidAllocations guard saw when it ended.
+struct ForbiddenAllocations {
+  std::uint64_t count = 0;       ///< allocations made while forbidden
+  std::uint64_t bytes = 0;       ///< bytes they requested
+  std::uint64_t first_size = 0;  ///< size of the first one
+  const char* guard_file = "";   ///< where the guard that reports was created
+  std::uint32_t guard_line = 0;
+};
+
+/// Called when a ForbidAllocations guard that saw allocations ends. The
+/// default prints one line to stderr and aborts; allocgate's GoogleTest
+/// integration installs one that fails the current test instead.
+using ForbiddenAllocationHandler = void (*)(const ForbiddenAllocations&);
+
+/// The handler must not throw: it is called from a destructor.
+/// Installs a handler (nullptr restores the default) and returns the previous.
+ForbiddenAllocationHandler set_forbidden_allocation_handler(ForbiddenAllocationHandler handler) noexcept;
+
+/// Forbids allocation on the current thread while it lives. An allocation is
+/// not refused (the code under test keeps running); it is recorded, and when
+/// the guard ends the handler is called once with the count and sizes.
+/// Other threads may allocate freely. Nested guards report each forbidden
+/// allocation once, in the innermost guard that ends after it.
+class ForbidAllocations {
+ public:
+  explicit ForbidAllocations(std::source_location where = std::source_location::current()) noexcept;
+  ~ForbidAllocations();
+  ForbidAllocations(const ForbidAllocations&) = delete;
+  ForbidAllocations& operator=(const ForbidAllocations&) = delete;
+
+  /// Allocations made on this thread since this guard began.
+  [[nodiscard]] std::uint64_t violations() const noexcept;
+
+ private:
+  std::uint64_t start_;
+  std::source_location where_;
+};
+
+/// Stops counting the current thread's allocations while it lives, for a
+/// harness's own bookkeeping. Blocks allocated while paused are not counted
+/// when freed either, so live bytes stay exact. Nests. A forbid guard does not
+/// see allocations made while paused.
+class PauseCounting {
+ public:
+  PauseCounting() noexcept;
+  ~PauseCounting();
+  PauseCounting(const PauseCounting&) = delete;
+  PauseCounting& operator=(const PauseCounting&) = delete;
+
+  /// Resumes counting before the guard ends. Calling it again, or letting the
+  /// guard end afterwards, does nothing more.
+  void resume() noexcept;
+
+ private:
+  bool active_ = true;
+};
+
+}  // namespace allocgate

@@ -1,0 +1,45 @@
+/// @file
+/// The figures a measurement produces.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <stdexcept>
+
+namespace allocgate {
+
+/// What was allocated through the global operator new/delete during a
+/// measurement. Sizes are the sizes the program requested, not what malloc
+/// rounded them up to, so they are the same on every allocator.
+struct AllocationStats {
+  /// Calls to any form of operator new / new[] that returned memory.
+  std::uint64_t allocations = 0;
+  /// Calls to any form of operator delete / delete[] on a non-null pointer
+  /// whose block was counted (allocated while counting was not paused).
+  std::uint64_t deallocations = 0;
+  /// Bytes requested by those allocations.
+  std::uint64_t bytes_allocated = 0;
+  /// Requested size of the blocks freed.
+  std::uint64_t bytes_freed = 0;
+  /// bytes_allocated - bytes_freed: what the measured code left allocated.
+  /// Negative when it freed blocks allocated before the measurement began.
+  std::int64_t net_bytes = 0;
+  /// The largest value net_bytes reached during the measurement.
+  std::uint64_t peak_live_bytes = 0;
+
+  friend bool operator==(const AllocationStats&, const AllocationStats&) = default;
+};
+
+/// Prints the figures on one line, for failure messages and logs.
+std::ostream& operator<<(std::ostream& out, const AllocationStats& stats);
+
+/// Thrown by the first measurement of a process in which the global operator
+/// new does not reach allocgate's hook (the hook's object file was not linked
+/// into the executable, or another replacement won). Without this check every
+/// count would read 0 and every "allocates nothing" test would pass.
+class HookNotLinked : public std::logic_error {
+ public:
+  HookNotLinked();
+};
+
+}  // namespace allocgate

@@ -1,0 +1,156 @@
+// CountAllocations and the checking main behind allocgate/benchmark.h.
+
+#include "allocgate/benchmark.h"
+
+#include <array>
+#include <charconv>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "allocgate/guards.h"
+
+namespace allocgate::benchmark {
+
+CountAllocations::CountAllocations(::benchmark::State& state) : state_(state) {}
+
+CountAllocations::~CountAllocations() {
+  const AllocationStats stats = scope_.stats();
+  PauseCounting pause;  // the counters map allocates its nodes
+  using ::benchmark::Counter;
+  state_.counters[kAllocsPerOp] = Counter(static_cast<double>(stats.allocations), Counter::kAvgIterations);
+  state_.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
+  state_.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+}
+
+namespace {
+
+constexpr std::array<const char*, 3> kOurCounters{kAllocsPerOp, kBytesPerOp, kPeakBytes};
+
+// Shortest text that reads back as the same double: "1234567", "0.0625".
+std::string exact(double value) {
+  std::array<char, 32> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
+  return std::string(text.data(), end);
+}
+
+// Google Benchmark's console prints counters with six significant digits and
+// SI suffixes ("1.23457M"): a count in that form is not a count. This reporter
+// prints the runs as the console reporter does, without allocgate's counters,
+// then appends those as exact columns.
+class ExactCountersConsole : public ::benchmark::ConsoleReporter {
+ public:
+  explicit ExactCountersConsole(OutputOptions options) : ConsoleReporter(options) {}
+
+  // Reads the options that --benchmark_color and --benchmark_counters_tabular
+  // gave the default console reporter.
+  static OutputOptions options_of(const ConsoleReporter& console) {
+    return console.*(&ExactCountersConsole::output_options_);
+  }
+
+ protected:
+  void PrintHeader(const Run& run) override {
+    std::string header = without_ours(run, [&](const Run& r) { ConsoleReporter::PrintHeader(r); });
+    // header is "----\nBenchmark ...\n----\n": widen the middle line.
+    const auto first = header.find('\n');
+    std::string title = header.substr(first + 1, header.find('\n', first + 1) - first - 1);
+    for (const char* name : kOurCounters) {
+      if (run.counters.count(name)) title += pad(name);
+    }
+    const std::string rule(title.size(), '-');
+    GetOutputStream() << rule << '\n' << title << '\n' << rule << '\n';
+  }
+
+  void PrintRunData(const Run& run) override {
+    std::string line = without_ours(run, [&](const Run& r) { ConsoleReporter::PrintRunData(r); });
+    std::string ours;
+    for (const char* name : kOurCounters) {
+      if (const auto it = run.counters.find(name); it != run.counters.end()) {
+        ours += pad(exact(it->second.value));
+      }
+    }
+    line.insert(line.rfind('\n'), ours);
+    GetOutputStream() << line;
+  }
+
+ private:
+  static std::string pad(const std::string& text) {
+    return std::string(text.size() < 12 ? 12 - text.size() : 1, ' ') + text;
+  }
+
+  // Runs print(run without allocgate's counters) into a string.
+  template <class Print>
+  std::string without_ours(const Run& run, Print print) {
+    Run stripped = run;
+    for (const char* name : kOurCounters) stripped.counters.erase(name);
+    std::ostringstream text;
+    std::ostream& real = GetOutputStream();
+    SetOutputStream(&text);
+    print(stripped);
+    SetOutputStream(&real);
+    return text.str();
+  }
+};
+
+// Forwards to the reporter it wraps and remembers benchmarks that reported no
+// allocation counters, so that a forgotten CountAllocations is said out loud
+// rather than read as "allocates nothing".
+class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
+ public:
+  explicit MissingCountersCheck(::benchmark::BenchmarkReporter& inner) : inner_(inner) {}
+
+  bool ReportContext(const Context& context) override { return inner_.ReportContext(context); }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type == Run::RT_Iteration && !run.error_occurred &&
+          run.counters.find(kAllocsPerOp) == run.counters.end()) {
+        missing_.insert(run.benchmark_name());
+      }
+    }
+    inner_.ReportRuns(runs);
+  }
+
+  void Finalize() override {
+    inner_.Finalize();
+    for (const std::string& name : missing_) {
+      std::cerr << "allocgate: " << name
+                << " reports no allocation counters: add `allocgate::benchmark::CountAllocations "
+                   "count(state);` before its loop\n";
+    }
+  }
+
+ private:
+  ::benchmark::BenchmarkReporter& inner_;
+  std::set<std::string> missing_;
+};
+
+}  // namespace
+
+std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
+    ::benchmark::ConsoleReporter::OutputOptions options) {
+  return std::make_unique<ExactCountersConsole>(options);
+}
+
+int run_benchmarks_main(int argc, char** argv) {
+  ::benchmark::Initialize(&argc, argv);
+  if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  try {
+    require_hook();
+  } catch (const HookNotLinked& e) {
+    std::cerr << e.what() << '\n';
+    return 2;
+  }
+  std::unique_ptr<::benchmark::BenchmarkReporter> display(::benchmark::CreateDefaultDisplayReporter());
+  if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(display.get())) {
+    display = make_exact_console_reporter(ExactCountersConsole::options_of(*console));
+  }
+  MissingCountersCheck checked(*display);
+  ::benchmark::RunSpecifiedBenchmarks(&checked);
+  ::benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace allocgate::benchmark

@@ -1,0 +1,126 @@
+// Thread and process scopes, and the check that the hook is live.
+
+#include "allocgate/scope.h"
+
+#include <atomic>
+#include <new>
+#include <ostream>
+
+#include "allocgate/guards.h"
+#include "thread_state.h"
+
+namespace allocgate {
+namespace {
+
+AllocationStats snapshot(const detail::ThreadCounters& c) noexcept {
+  return AllocationStats{c.allocations,    c.deallocations, c.bytes_allocated,
+                         c.bytes_freed,    c.live_bytes,    0};
+}
+
+AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
+  return AllocationStats{c.allocations.load(std::memory_order_relaxed),
+                         c.deallocations.load(std::memory_order_relaxed),
+                         c.bytes_allocated.load(std::memory_order_relaxed),
+                         c.bytes_freed.load(std::memory_order_relaxed),
+                         c.live_bytes.load(std::memory_order_relaxed),
+                         0};
+}
+
+AllocationStats difference(const AllocationStats& now, const AllocationStats& start,
+                           std::int64_t peak, std::int64_t start_live) noexcept {
+  const std::int64_t peak_above_start = peak - start_live;
+  return AllocationStats{now.allocations - start.allocations,
+                         now.deallocations - start.deallocations,
+                         now.bytes_allocated - start.bytes_allocated,
+                         now.bytes_freed - start.bytes_freed,
+                         now.net_bytes - start.net_bytes,
+                         peak_above_start > 0 ? static_cast<std::uint64_t>(peak_above_start) : 0};
+}
+
+// Calls operator new through a volatile pointer so that no compiler can
+// elide the pair (clang removes new/delete pairs it can see).
+void* (*volatile g_probe_new)(std::size_t) = &::operator new;
+void (*volatile g_probe_delete)(void*) = &::operator delete;
+
+std::atomic<bool> g_hook_verified{false};
+
+}  // namespace
+
+HookNotLinked::HookNotLinked()
+    : std::logic_error(
+          "allocgate: operator new does not reach the counting hook, so every count would "
+          "read 0. Link allocgate::harness into the executable itself (not only into a "
+          "shared library it loads), and do not link another operator new replacement.") {}
+
+void require_hook() {
+  if (g_hook_verified.load(std::memory_order_acquire)) return;
+  // Allocate while paused: the hook records the allocation as uncounted, so
+  // the probe leaves every counter the user can see unchanged.
+  detail::ThreadState& t = detail::thread_state();
+  PauseCounting pause;
+  const std::uint64_t before = t.uncounted_allocations;
+  g_probe_delete(g_probe_new(1));
+  if (t.uncounted_allocations == before) throw HookNotLinked();
+  g_hook_verified.store(true, std::memory_order_release);
+}
+
+// --- AllocationScope --------------------------------------------------------
+
+AllocationScope::AllocationScope() {
+  require_hook();
+  detail::ThreadCounters& c = detail::thread_state().counters;
+  start_ = snapshot(c);
+  start_live_ = c.live_bytes;
+  // Restart the high-water mark at the current level so that this scope's
+  // peak is its own; the destructor restores the outer one.
+  outer_peak_ = c.peak_live_bytes;
+  c.peak_live_bytes = c.live_bytes;
+}
+
+AllocationScope::~AllocationScope() {
+  detail::ThreadCounters& c = detail::thread_state().counters;
+  if (outer_peak_ > c.peak_live_bytes) c.peak_live_bytes = outer_peak_;
+}
+
+AllocationStats AllocationScope::stats() const noexcept {
+  const detail::ThreadCounters& c = detail::thread_state().counters;
+  return difference(snapshot(c), start_, c.peak_live_bytes, start_live_);
+}
+
+// --- ProcessAllocationScope -------------------------------------------------
+
+ProcessAllocationScope::ProcessAllocationScope() {
+  require_hook();
+  detail::ProcessCounters& c = detail::process_counters();
+  c.open_scopes.fetch_add(1, std::memory_order_seq_cst);
+  start_ = snapshot(c);
+  start_live_ = start_.net_bytes;
+  outer_peak_ = c.peak_live_bytes.exchange(start_live_, std::memory_order_relaxed);
+}
+
+ProcessAllocationScope::~ProcessAllocationScope() {
+  detail::ProcessCounters& c = detail::process_counters();
+  std::int64_t seen = c.peak_live_bytes.load(std::memory_order_relaxed);
+  while (outer_peak_ > seen &&
+         !c.peak_live_bytes.compare_exchange_weak(seen, outer_peak_, std::memory_order_relaxed)) {
+  }
+  c.open_scopes.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+AllocationStats ProcessAllocationScope::stats() const noexcept {
+  const detail::ProcessCounters& c = detail::process_counters();
+  return difference(snapshot(c), start_, c.peak_live_bytes.load(std::memory_order_relaxed),
+                    start_live_);
+}
+
+// --- printing ---------------------------------------------------------------
+
+std::ostream& operator<<(std::ostream& out, const AllocationStats& s) {
+  PauseCounting pause;  // the stream may allocate; that is not the user's
+  return out << s.allocations << (s.allocations == 1 ? " allocation, " : " allocations, ")
+             << s.bytes_allocated << " bytes requested; " << s.deallocations << " freed ("
+             << s.bytes_freed << " bytes); net " << s.net_bytes << " bytes, peak live "
+             << s.peak_live_bytes << " bytes";
+}
+
+}  // namespace allocgate

@@ -1,0 +1,81 @@
+// Internal: the counters and per-thread control state that the allocation hook
+// updates. Everything here is defined in hook.cpp, so any harness function that
+// reads a counter pulls the hook's object file (and with it the replaced
+// operator new/delete) into the link, even from a static archive.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace allocgate::detail {
+
+/// Raw per-thread counters; only the owning thread reads or writes them.
+struct ThreadCounters {
+  std::uint64_t allocations = 0;
+  std::uint64_t deallocations = 0;
+  std::uint64_t bytes_allocated = 0;  // bytes requested from operator new
+  std::uint64_t bytes_freed = 0;      // requested size of the blocks freed
+  std::int64_t live_bytes = 0;        // bytes_allocated - bytes_freed; < 0 when
+                                      // this thread frees others' blocks
+  std::int64_t peak_live_bytes = 0;   // high-water mark of live_bytes, reset by
+                                      // each scope and restored when it ends
+};
+
+/// Bits of ThreadState::mode. The hook tests `mode != 0` once and takes the
+/// slow path only when one of these is set, so the common case is one branch.
+enum ModeBits : std::uint32_t {
+  kPaused = 1u << 0,
+  kForbidden = 1u << 1,
+  kFailureArmed = 1u << 2,
+};
+
+struct ThreadState {
+  ThreadCounters counters;
+  std::uint32_t mode = 0;
+  std::uint32_t pause_depth = 0;
+  std::uint32_t forbid_depth = 0;
+  // Allocations made while paused. Never shown to users: the hook probe uses
+  // it as evidence that operator new really reaches this hook.
+  std::uint64_t uncounted_allocations = 0;
+  // Allocations made while an allocation was forbidden on this thread.
+  std::uint64_t forbidden_allocations = 0;
+  std::uint64_t forbidden_bytes = 0;
+  std::uint64_t first_forbidden_size = 0;
+  std::uint64_t forbidden_reported = 0;  // how many guards have already reported
+  // Failure injection: the number of allocation attempts still to pass before
+  // one fails. Meaningful only while kFailureArmed is set.
+  std::uint64_t fail_countdown = 0;
+  bool failure_fired = false;
+
+  void refresh_mode() noexcept {
+    mode = (pause_depth != 0 ? kPaused : 0u) | (forbid_depth != 0 ? kForbidden : 0u) |
+           (mode & kFailureArmed);
+  }
+};
+
+/// Totals over all threads, kept only while a process-wide scope is open:
+/// atomics cost a locked instruction per allocation, which the per-thread
+/// path must not pay.
+struct ProcessCounters {
+  std::atomic<std::uint32_t> open_scopes{0};
+  std::atomic<std::uint64_t> allocations{0};
+  std::atomic<std::uint64_t> deallocations{0};
+  std::atomic<std::uint64_t> bytes_allocated{0};
+  std::atomic<std::uint64_t> bytes_freed{0};
+  std::atomic<std::int64_t> live_bytes{0};
+  std::atomic<std::int64_t> peak_live_bytes{0};
+};
+
+/// The calling thread's state. Defined in hook.cpp as a constinit
+/// thread_local: no TLS init function, no destructor, valid from the first
+/// allocation of the process to the last one of the thread.
+ThreadState& thread_state() noexcept;
+
+ProcessCounters& process_counters() noexcept;
+
+/// True when this build of the hook records the size of each block, so that
+/// frees, live bytes and peak live bytes are known.
+bool hook_tracks_sizes() noexcept;
+
+}  // namespace allocgate::detail

@@ -1,0 +1,133 @@
+// CountAllocations gives exact per-iteration figures in the console and JSON
+// output of a real Google Benchmark run, excluding the benchmark's setup and
+// the runner's own allocations.
+
+#include <benchmark/benchmark.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allocgate/benchmark.h"
+#include "allocgate/gtest.h"
+#include "escape.h"
+
+namespace {
+
+using allocgate::test::escape;
+
+void BM_ThreeAllocationsPerIteration(benchmark::State& state) {
+  std::vector<std::string> setup(100, std::string(50, 's'));  // 101 allocations, not counted
+  escape(setup.data());
+  allocgate::benchmark::CountAllocations count(state);
+  for (auto _ : state) {
+    std::string a(20, 'a'), b(30, 'b'), c(40, 'c');
+    escape(a.data());
+    escape(b.data());
+    escape(c.data());
+  }
+}
+BENCHMARK(BM_ThreeAllocationsPerIteration)->Iterations(37);
+
+void BM_NoAllocation(benchmark::State& state) {
+  std::string buffer(1000, 'x');
+  allocgate::benchmark::CountAllocations count(state);
+  for (auto _ : state) {
+    buffer[0] = static_cast<char>(buffer[0] + 1);
+    escape(buffer.data());
+  }
+}
+BENCHMARK(BM_NoAllocation)->Iterations(1000);
+
+void BM_ManyAllocations(benchmark::State& state) {
+  std::vector<char*> blocks(1234);
+  allocgate::benchmark::CountAllocations count(state);
+  for (auto _ : state) {
+    for (char*& b : blocks) escape(b = new char[10]);
+    for (char* b : blocks) delete[] b;
+  }
+}
+BENCHMARK(BM_ManyAllocations)->Iterations(3);
+
+void BM_Uncounted(benchmark::State& state) {
+  for (auto _ : state) escape(&state);
+}
+BENCHMARK(BM_Uncounted)->Iterations(10);
+
+// Collects the runs while also printing them through a real reporter.
+template <class Reporter>
+class Capture : public Reporter {
+ public:
+  void ReportRuns(const std::vector<benchmark::BenchmarkReporter::Run>& runs) override {
+    for (const auto& run : runs) this->runs.push_back(run);
+    Reporter::ReportRuns(runs);
+  }
+  std::vector<benchmark::BenchmarkReporter::Run> runs;
+};
+
+const benchmark::BenchmarkReporter::Run& find(
+    const std::vector<benchmark::BenchmarkReporter::Run>& runs, const std::string& name) {
+  for (const auto& run : runs) {
+    if (run.benchmark_name().find(name) != std::string::npos) return run;
+  }
+  throw std::runtime_error("no run named " + name);
+}
+
+TEST(BenchmarkIntegration, CountersAreExactPerIteration) {
+  Capture<benchmark::ConsoleReporter> runs;
+  std::ostringstream sink;
+  runs.SetOutputStream(&sink);
+  runs.SetErrorStream(&sink);
+  benchmark::RunSpecifiedBenchmarks(&runs, "BM_(ThreeAllocationsPerIteration|NoAllocation)");
+
+  const auto& three = find(runs.runs, "BM_ThreeAllocationsPerIteration");
+  EXPECT_EQ(three.iterations, 37);
+  EXPECT_EQ(three.counters.at("allocs/op").value, 3.0);
+  EXPECT_EQ(three.counters.at("bytes/op").value, 21.0 + 31 + 41);
+  EXPECT_EQ(three.counters.at("peak_bytes").value, 93.0);
+  const auto& none = find(runs.runs, "BM_NoAllocation");
+  EXPECT_EQ(none.counters.at("allocs/op").value, 0.0);
+  EXPECT_EQ(none.counters.at("bytes/op").value, 0.0);
+}
+
+TEST(BenchmarkIntegration, TheExactConsolePrintsEveryDigit) {
+  auto console = allocgate::benchmark::make_exact_console_reporter(benchmark::ConsoleReporter::OO_Tabular);
+  std::ostringstream text;
+  console->SetOutputStream(&text);
+  console->SetErrorStream(&text);
+  benchmark::RunSpecifiedBenchmarks(console.get(), "BM_(ManyAllocations|ThreeAllocationsPerIteration)");
+  std::string header, many, three;
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("Benchmark", 0) == 0) header = line;
+    if (line.rfind("BM_ManyAllocations", 0) == 0) many = line;
+    if (line.rfind("BM_ThreeAllocations", 0) == 0) three = line;
+  }
+  EXPECT_NE(header.find("   allocs/op    bytes/op  peak_bytes"), std::string::npos) << text.str();
+  // Google Benchmark's own console would print 1.234k and 12.34k here.
+  EXPECT_TRUE(many.ends_with("        1234       12340       12340")) << many;
+  EXPECT_TRUE(three.ends_with("           3          93          93")) << three;
+}
+
+TEST(BenchmarkIntegration, CountersAppearInTheJson) {
+  Capture<benchmark::JSONReporter> json;
+  std::ostringstream json_text;
+  json.SetOutputStream(&json_text);
+  json.SetErrorStream(&json_text);
+  benchmark::RunSpecifiedBenchmarks(&json, "BM_ThreeAllocationsPerIteration");
+  const std::string text = json_text.str();
+  EXPECT_NE(text.find("\"allocs/op\": 3.0000000000000000e+00"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"bytes/op\": 9.3000000000000000e+01"), std::string::npos) << text;
+}
+
+TEST(BenchmarkIntegration, RunsWithoutCountersAreLeftWithoutThem) {
+  Capture<benchmark::ConsoleReporter> console;
+  std::ostringstream sink;
+  console.SetOutputStream(&sink);
+  console.SetErrorStream(&sink);
+  benchmark::RunSpecifiedBenchmarks(&console, "BM_Uncounted");
+  // Not measured is absent, never a 0 that reads like "allocates nothing".
+  EXPECT_EQ(find(console.runs, "BM_Uncounted").counters.count("allocs/op"), 0u);
+}
+
+}  // namespace

@@ -1,0 +1,11 @@
+// Test support: keep the optimizer from removing allocations under test.
+// g++ -O2 deletes `delete new T` pairs and clang -O2 deletes even library
+// allocations it can see through, so every pointer a test allocates passes
+// through escape() to make it observable.
+#pragma once
+
+namespace allocgate::test {
+
+inline void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
+
+}  // namespace allocgate::test

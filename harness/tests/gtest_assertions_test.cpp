@@ -1,0 +1,86 @@
+// The GoogleTest assertions pass and fail when they should, and their failure
+// messages carry the statement, the bound and the measured figures.
+
+#include <gtest/gtest-spi.h>
+
+#include <string>
+#include <vector>
+
+#include "allocgate/allocgate.h"
+#include "allocgate/gtest.h"
+#include "escape.h"
+
+namespace {
+
+// EXPECT_NONFATAL_FAILURE may not use locals, so the statements use these.
+std::string g_text;
+std::vector<int> g_numbers;
+
+void grow_text() {
+  g_text.assign(100, 'x');
+  allocgate::test::escape(g_text.data());
+}
+
+void reset() {
+  std::string().swap(g_text);
+  std::vector<int>().swap(g_numbers);
+}
+
+TEST(GTestAssertions, PassWhenTheBoundHolds) {
+  reset();
+  EXPECT_ALLOCATIONS_EQ(grow_text(), 1);
+  EXPECT_NO_ALLOCATIONS(grow_text());  // the capacity is already there
+  reset();
+  EXPECT_ALLOCATIONS_LE(grow_text(), 1);
+  reset();
+  EXPECT_ALLOCATED_BYTES_LE(grow_text(), 101);
+  reset();
+  ASSERT_ALLOCATIONS_EQ(grow_text(), 1);
+  ASSERT_ALLOCATIONS_LE(grow_text(), 0);
+  ASSERT_NO_ALLOCATIONS(grow_text());
+}
+
+TEST(GTestAssertions, ExactFailureGivesStatementBoundAndMeasuredFigures) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(
+      EXPECT_ALLOCATIONS_EQ(grow_text(), 0),
+      "`grow_text()` should allocate exactly 0 times\n"
+      "  measured: 1 allocation, 101 bytes requested; 0 freed (0 bytes); net 101 bytes, "
+      "peak live 101 bytes");
+}
+
+TEST(GTestAssertions, UpperBoundFailureSaysAtMost) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(
+      EXPECT_ALLOCATIONS_LE(for (int i = 0; i < 5; ++i) g_numbers.push_back(i), 2),
+      "should allocate at most 2 times\n  measured: 4 allocations, 60 bytes requested");
+}
+
+TEST(GTestAssertions, NoAllocationsFailsOnOne) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATIONS(grow_text()), "should allocate exactly 0 times");
+}
+
+TEST(GTestAssertions, ByteBoundFailureNamesBytes) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATED_BYTES_LE(grow_text(), 100),
+                          "`grow_text()` should allocate at most 100 bytes\n"
+                          "  measured: 1 allocation, 101 bytes requested");
+}
+
+TEST(GTestAssertions, AssertVariantsAreFatal) {
+  reset();
+  EXPECT_FATAL_FAILURE(ASSERT_NO_ALLOCATIONS(grow_text()), "should allocate exactly 0 times");
+}
+
+TEST(GTestAssertions, AForbiddenAllocationFailsTheTestAtTheGuard) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(
+      {
+        allocgate::ForbidAllocations forbid;
+        grow_text();
+      },
+      "1 allocation(s) of 101 bytes in a scope that forbids allocation (the first of 101 bytes)");
+}
+
+}  // namespace

@@ -1,0 +1,196 @@
+// Allocation patterns whose counts are known exactly (g++ 12 / libstdc++ 12 and
+// clang 14 on libstdc++), asserted exactly.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "allocgate/allocgate.h"
+#include "allocgate/gtest.h"
+#include "escape.h"
+
+namespace {
+
+using allocgate::AllocationScope;
+using allocgate::measure;
+using allocgate::test::escape;
+
+TEST(KnownPatterns, ScalarNewCountsEachCallAndItsSize) {
+  constexpr int kCount = 100;
+  std::array<int*, kCount> ptrs{};
+  const auto made = measure([&] {
+    for (int*& p : ptrs) escape(p = new int(7));
+  });
+  EXPECT_EQ(made.allocations, 100u);
+  EXPECT_EQ(made.bytes_allocated, 100u * sizeof(int));
+  EXPECT_EQ(made.deallocations, 0u);
+
+  const auto freed = measure([&] {
+    for (int* p : ptrs) delete p;  // sized delete under -fsized-deallocation
+  });
+  EXPECT_EQ(freed.allocations, 0u);
+  EXPECT_EQ(freed.deallocations, 100u);
+  EXPECT_EQ(freed.bytes_freed, 100u * sizeof(int));
+  EXPECT_EQ(freed.net_bytes, -static_cast<std::int64_t>(100 * sizeof(int)));
+}
+
+TEST(KnownPatterns, ArrayNewCountsTheCookieOfNonTrivialElements) {
+  const auto trivial = measure([] {
+    int* a = new int[10];
+    escape(a);
+    delete[] a;
+  });
+  EXPECT_EQ(trivial.allocations, 1u);
+  EXPECT_EQ(trivial.bytes_allocated, 10 * sizeof(int));
+  EXPECT_EQ(trivial.deallocations, 1u);
+
+  // An array of a type with a destructor stores its length in a cookie in
+  // front of the elements: operator new[] is asked for the elements plus it.
+  const auto with_cookie = measure([] {
+    auto* a = new std::string[3];
+    escape(a);
+    delete[] a;
+  });
+  EXPECT_EQ(with_cookie.allocations, 1u);
+  EXPECT_EQ(with_cookie.bytes_allocated, 3 * sizeof(std::string) + sizeof(std::size_t));
+  EXPECT_EQ(with_cookie.net_bytes, 0);
+}
+
+TEST(KnownPatterns, NothrowNewIsCounted) {
+  const auto stats = measure([] {
+    int* p = new (std::nothrow) int(1);
+    escape(p);
+    delete p;
+    int* a = new (std::nothrow) int[4];
+    escape(a);
+    delete[] a;
+  });
+  EXPECT_EQ(stats.allocations, 2u);
+  EXPECT_EQ(stats.bytes_allocated, 5 * sizeof(int));
+  EXPECT_EQ(stats.deallocations, 2u);
+}
+
+struct alignas(64) CacheLine {
+  char bytes[64];
+};
+struct alignas(256) Page {
+  char bytes[256];
+};
+
+TEST(KnownPatterns, OverAlignedTypesUseTheAlignedFormsAndGetTheirAlignment) {
+  CacheLine* line = nullptr;
+  Page* pages = nullptr;
+  const auto made = measure([&] {
+    escape(line = new CacheLine);
+    escape(pages = new Page[3]);
+  });
+  EXPECT_EQ(made.allocations, 2u);
+  EXPECT_EQ(made.bytes_allocated, 64u + 3 * 256u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(line) % 64, 0u);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(pages) % 256, 0u);
+  const auto freed = measure([&] {
+    delete line;
+    delete[] pages;
+  });
+  EXPECT_EQ(freed.deallocations, 2u);
+  EXPECT_EQ(freed.bytes_freed, 64u + 3 * 256u);
+}
+
+TEST(KnownPatterns, EveryDeleteFormFreesWithTheAllocatedSize) {
+  const auto stats = measure([] {
+    void* p = ::operator new(24);
+    ::operator delete(p);
+    p = ::operator new(24);
+    ::operator delete(p, 24);
+    p = ::operator new[](24);
+    ::operator delete[](p);
+    p = ::operator new[](24);
+    ::operator delete[](p, 24);
+    p = ::operator new(24, std::align_val_t{32});
+    ::operator delete(p, std::align_val_t{32});
+    p = ::operator new(24, std::align_val_t{32});
+    ::operator delete(p, 24, std::align_val_t{32});
+    p = ::operator new[](24, std::align_val_t{32});
+    ::operator delete[](p, std::align_val_t{32});
+    p = ::operator new[](24, std::align_val_t{32});
+    ::operator delete[](p, 24, std::align_val_t{32});
+    p = ::operator new(24, std::nothrow);
+    ::operator delete(p, std::nothrow);
+    p = ::operator new[](24, std::nothrow);
+    ::operator delete[](p, std::nothrow);
+    p = ::operator new(24, std::align_val_t{32}, std::nothrow);
+    ::operator delete(p, std::align_val_t{32}, std::nothrow);
+    p = ::operator new[](24, std::align_val_t{32}, std::nothrow);
+    ::operator delete[](p, std::align_val_t{32}, std::nothrow);
+  });
+  EXPECT_EQ(stats.allocations, 12u);
+  EXPECT_EQ(stats.deallocations, 12u);
+  EXPECT_EQ(stats.bytes_allocated, 12u * 24);
+  EXPECT_EQ(stats.bytes_freed, 12u * 24);
+  EXPECT_EQ(stats.net_bytes, 0);
+  EXPECT_EQ(stats.peak_live_bytes, 24u);
+}
+
+TEST(KnownPatterns, ShortStringsStayInTheSmallBuffer) {
+  // libstdc++ keeps up to 15 characters inside the string object.
+  std::string s;
+  EXPECT_NO_ALLOCATIONS(s.assign(15, 'x'));
+  escape(s.data());
+  std::string t;
+  EXPECT_ALLOCATIONS_EQ(t.assign(16, 'x'), 1);
+  escape(t.data());
+  const auto stats = measure([] {
+    std::string u(16, 'y');
+    escape(u.data());
+  });
+  EXPECT_EQ(stats.bytes_allocated, 17u);  // 16 characters and the terminator
+  EXPECT_EQ(stats.deallocations, 1u);
+}
+
+TEST(KnownPatterns, VectorGrowthDoublesFromOne) {
+  std::vector<int> v;
+  // 1, 2, 4, ..., 1024 elements: 11 allocations, 2047 ints requested.
+  const auto stats = measure([&] {
+    for (int i = 0; i < 1000; ++i) v.push_back(i);
+  });
+  escape(v.data());
+  EXPECT_EQ(stats.allocations, 11u);
+  EXPECT_EQ(stats.deallocations, 10u);
+  EXPECT_EQ(stats.bytes_allocated, 2047u * sizeof(int));
+  EXPECT_EQ(stats.net_bytes, static_cast<std::int64_t>(1024 * sizeof(int)));
+  // At the last growth the 512-int block and the 1024-int block are both live.
+  EXPECT_EQ(stats.peak_live_bytes, (512u + 1024u) * sizeof(int));
+
+  std::vector<int> reserved;
+  reserved.reserve(1000);
+  EXPECT_NO_ALLOCATIONS(for (int i = 0; i < 1000; ++i) reserved.push_back(i));
+}
+
+TEST(KnownPatterns, MakeSharedIsOneAllocation) {
+  std::shared_ptr<int> p;
+  EXPECT_ALLOCATIONS_EQ(p = std::make_shared<int>(5), 1);
+  std::shared_ptr<int> q;
+  EXPECT_ALLOCATIONS_EQ(q = std::shared_ptr<int>(new int(5)), 2);  // object, then control block
+  EXPECT_ALLOCATIONS_EQ(q = p, 0);
+}
+
+TEST(KnownPatterns, FunctionWithALargeCaptureAllocatesTheClosure) {
+  std::array<char, 64> payload{};
+  payload[0] = 'x';
+  std::function<int()> f;
+  const auto stats = measure([&] { f = [payload] { return payload[0] + 0; }; });
+  EXPECT_EQ(stats.allocations, 1u);
+  EXPECT_EQ(stats.bytes_allocated, 64u);
+  EXPECT_EQ(f(), 'x');
+  // A capture that fits libstdc++'s 16-byte local storage is not allocated.
+  std::function<int()> small;
+  int local = 3;
+  EXPECT_NO_ALLOCATIONS(small = [local] { return local; });
+  EXPECT_EQ(small(), 3);
+}
+
+}  // namespace
