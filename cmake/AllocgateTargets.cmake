@@ -9,13 +9,9 @@ endfunction()
 # A GoogleTest executable registered with ctest; extra arguments are sources.
 # Tests run from the build tree and may read files beside them.
 function(allocgate_add_test name)
-  add_executable(${name} ${ARGN})
+  add_executable(${name} ${ARGN} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
   allocgate_warnings(${name})
   target_link_libraries(${name} PRIVATE allocgate::gtest GTest::gtest_main)
   include(GoogleTest)
-  # Sanitizers abort on an impossible allocation unless told to return null,
-  # and the standard-conformance tests need the null.
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
-    PROPERTIES ENVIRONMENT
-      "ASAN_OPTIONS=allocator_may_return_null=1;TSAN_OPTIONS=allocator_may_return_null=1")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
 endfunction()

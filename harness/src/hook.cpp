@@ -55,7 +55,7 @@ void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   }
 }
 
-void count_allocation(ThreadState& t, std::size_t size) noexcept {
+[[maybe_unused]] void count_allocation(ThreadState& t, std::size_t size) noexcept {
   ThreadCounters& c = t.counters;
   ++c.allocations;
   c.bytes_allocated += size;
@@ -71,7 +71,7 @@ void count_allocation(ThreadState& t, std::size_t size) noexcept {
   }
 }
 
-void count_deallocation(ThreadState& t, std::size_t size) noexcept {
+[[maybe_unused]] void count_deallocation(ThreadState& t, std::size_t size) noexcept {
   ThreadCounters& c = t.counters;
   ++c.deallocations;
   c.bytes_freed += size;

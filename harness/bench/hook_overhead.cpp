@@ -1,0 +1,64 @@
+// What the hook costs: the same allocation-heavy loops built three times,
+// without allocgate, with a counts-only hook and with the full hook (sizes,
+// live and peak bytes). hook_overhead.sh runs the three side by side.
+
+#include <benchmark/benchmark.h>
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#if ALLOCGATE_HOOKED
+#include "allocgate/scope.h"
+#endif
+
+namespace {
+
+// Sizes that cross several malloc size classes, like a real program's mix.
+constexpr std::array<std::size_t, 8> kSizes{8, 24, 40, 64, 100, 256, 512, 1000};
+
+// One new/delete pair per iteration.
+void BM_NewDeletePair(benchmark::State& state) {
+  std::size_t i = 0;
+  for (auto _ : state) {
+    char* p = new char[kSizes[i++ % kSizes.size()]];
+    benchmark::DoNotOptimize(p);
+    delete[] p;
+  }
+}
+BENCHMARK(BM_NewDeletePair);
+
+// 64 blocks live at once, then freed: the pattern of building a container.
+void BM_BatchOf64(benchmark::State& state) {
+  std::array<char*, 64> blocks{};
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = new char[kSizes[i % kSizes.size()]];
+    benchmark::DoNotOptimize(blocks.data());
+    for (char* p : blocks) delete[] p;
+  }
+}
+BENCHMARK(BM_BatchOf64);
+
+// Ordinary library code: a vector of strings built and destroyed.
+void BM_VectorOfStrings(benchmark::State& state) {
+  for (auto _ : state) {
+    std::vector<std::string> v;
+    for (int i = 0; i < 100; ++i) v.emplace_back(static_cast<std::size_t>(20 + i % 50), 'x');
+    benchmark::DoNotOptimize(v.data());
+  }
+}
+BENCHMARK(BM_VectorOfStrings);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if ALLOCGATE_HOOKED
+  allocgate::require_hook();  // also pulls the hook into the link
+#endif
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
