@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,16 @@ void BM_VectorOfStrings(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_VectorOfStrings);
+
+// Node-based containers: one allocation per element.
+void BM_MapOfStrings(benchmark::State& state) {
+  for (auto _ : state) {
+    std::map<int, std::string> m;
+    for (int i = 0; i < 100; ++i) m.emplace(i * 7919 % 1000, std::string(static_cast<std::size_t>(16 + i % 40), 'm'));
+    benchmark::DoNotOptimize(m.size());
+  }
+}
+BENCHMARK(BM_MapOfStrings);
 
 }  // namespace
 

@@ -12,14 +12,14 @@ trap 'rm -rf "$out"' EXIT
 builds=(unhooked counts full)
 for ((r = 0; r < rounds; r++)); do
   for b in "${builds[@]}"; do
-    "$bin_dir/hook_overhead_$b" --benchmark_min_time=0.2 --benchmark_format=json \
+    "$bin_dir/hook_overhead_$b" --benchmark_min_time=0.1 --benchmark_repetitions=3 --benchmark_format=json \
       --benchmark_out="$out/$b.$r.json" --benchmark_out_format=json >/dev/null
   done
 done
 
-# Median over rounds of each benchmark's cpu_time, per build.
+# Median over all repetitions of all rounds of each benchmark's cpu_time, per build.
 medians() {
-  jq -s '[.[].benchmarks[]] | group_by(.name)
+  jq -s '[.[].benchmarks[] | select(.run_type == "iteration")] | group_by(.name)
          | map({key: .[0].name, value: (map(.cpu_time) | sort | .[(length / 2 | floor)])})
          | from_entries' "$out/$1".*.json
 }

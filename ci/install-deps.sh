@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages allocgate builds and tests with, when any is
+# missing. As root it runs apt-get; otherwise it prints the one line to run.
+set -euo pipefail
+
+packages=(
+  cmake make g++ clang             # build; clang for the libFuzzer targets
+  libgtest-dev libbenchmark-dev    # GoogleTest, Google Benchmark
+  nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
+  libssl-dev                       # SHA-256 of workload outputs
+  libxml2-dev                      # parsing the XML workload's output in tests
+  heaptrack jq                     # external profiling; the hook benchmark's summary
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+else
+  echo "allocgate needs these Debian packages; run:" >&2
+  echo "  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Builds and runs every test under each preset: release, then the sanitizers.
+# ALLOCGATE_TEST_PRESETS="release" narrows the list.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ci/install-deps.sh
+
+read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-release asan-ubsan tsan}"
+for preset in "${presets[@]}"; do
+  echo "== $preset" >&2
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset"
+  ctest --preset "$preset"
+done
