@@ -32,7 +32,7 @@ ForbiddenAllocationHandler set_forbidden_allocation_handler(
   return g_handler.exchange(handler != nullptr ? handler : &print_and_abort);
 }
 
-ForbidAllocations::ForbidAllocations(std::source_location where) noexcept : where_(where) {
+ForbidAllocations::ForbidAllocations(SourceLocation where) noexcept : where_(where) {
   detail::ThreadState& t = detail::thread_state();
   start_ = t.forbidden_allocations;
   ++t.forbid_depth;
@@ -47,7 +47,7 @@ ForbidAllocations::~ForbidAllocations() {
   const std::uint64_t unreported = t.forbidden_allocations - t.forbidden_reported;
   if (unreported == 0) return;
   const ForbiddenAllocations seen{unreported, t.forbidden_bytes, t.first_forbidden_size,
-                                  where_.file_name(), where_.line()};
+                                  where_.file, where_.line};
   t.forbidden_reported = t.forbidden_allocations;
   t.forbidden_bytes = 0;
   g_handler.load()(seen);

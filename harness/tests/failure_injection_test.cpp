@@ -69,16 +69,19 @@ TEST(InjectAllocationFailure, DisarmedWhenTheGuardEnds) {
 }
 
 TEST(FailEachAllocation, VisitsEveryAllocationPoint) {
-  const auto sweep = fail_each_allocation([] {
+  const auto build = [] {
     std::string a(20, 'a');
     std::string b(30, 'b');
-    // The initializer list copies a and b, then the vector allocates its
-    // array and copies them again.
     std::vector<std::string> both{a, b};
     escape(both.data());
-  });
-  EXPECT_EQ(sweep.allocation_points, 7u);
-  EXPECT_EQ(sweep.propagated, 7u);
+  };
+  const auto sweep = fail_each_allocation(build);
+  // As many failure points as one clean run allocates: 7 with g++ (a, b, the
+  // initializer list's two copies, the vector's array and its two copies);
+  // clang elides the initializer list's copies.
+  EXPECT_EQ(sweep.allocation_points, allocgate::measure(build).allocations);
+  EXPECT_GE(sweep.allocation_points, 5u);
+  EXPECT_EQ(sweep.propagated, sweep.allocation_points);
   EXPECT_EQ(sweep.absorbed, 0u);
 }
 

@@ -101,36 +101,30 @@ TEST(KnownPatterns, OverAlignedTypesUseTheAlignedFormsAndGetTheirAlignment) {
 }
 
 TEST(KnownPatterns, EveryDeleteFormFreesWithTheAllocatedSize) {
-  const auto stats = measure([] {
-    void* p = ::operator new(24);
-    ::operator delete(p);
-    p = ::operator new(24);
-    ::operator delete(p, 24);
-    p = ::operator new[](24);
-    ::operator delete[](p);
-    p = ::operator new[](24);
-    ::operator delete[](p, 24);
-    p = ::operator new(24, std::align_val_t{32});
-    ::operator delete(p, std::align_val_t{32});
-    p = ::operator new(24, std::align_val_t{32});
-    ::operator delete(p, 24, std::align_val_t{32});
-    p = ::operator new[](24, std::align_val_t{32});
-    ::operator delete[](p, std::align_val_t{32});
-    p = ::operator new[](24, std::align_val_t{32});
-    ::operator delete[](p, 24, std::align_val_t{32});
-    p = ::operator new(24, std::nothrow);
-    ::operator delete(p, std::nothrow);
-    p = ::operator new[](24, std::nothrow);
-    ::operator delete[](p, std::nothrow);
-    p = ::operator new(24, std::align_val_t{32}, std::nothrow);
-    ::operator delete(p, std::align_val_t{32}, std::nothrow);
-    p = ::operator new[](24, std::align_val_t{32}, std::nothrow);
-    ::operator delete[](p, std::align_val_t{32}, std::nothrow);
+  constexpr std::align_val_t k32{32};
+  int pairs = 0;
+  const auto stats = measure([&] {
+    ::operator delete(::operator new(24));
+    ::operator delete[](::operator new[](24));
+    ::operator delete(::operator new(24, k32), k32);
+    ::operator delete[](::operator new[](24, k32), k32);
+    ::operator delete(::operator new(24, std::nothrow), std::nothrow);
+    ::operator delete[](::operator new[](24, std::nothrow), std::nothrow);
+    ::operator delete(::operator new(24, k32, std::nothrow), k32, std::nothrow);
+    ::operator delete[](::operator new[](24, k32, std::nothrow), k32, std::nothrow);
+    pairs = 8;
+#if __cpp_sized_deallocation  // clang 14 declares the sized forms only with -fsized-deallocation
+    ::operator delete(::operator new(24), 24);
+    ::operator delete[](::operator new[](24), 24);
+    ::operator delete(::operator new(24, k32), 24, k32);
+    ::operator delete[](::operator new[](24, k32), 24, k32);
+    pairs += 4;
+#endif
   });
-  EXPECT_EQ(stats.allocations, 12u);
-  EXPECT_EQ(stats.deallocations, 12u);
-  EXPECT_EQ(stats.bytes_allocated, 12u * 24);
-  EXPECT_EQ(stats.bytes_freed, 12u * 24);
+  EXPECT_EQ(stats.allocations, static_cast<std::uint64_t>(pairs));
+  EXPECT_EQ(stats.deallocations, static_cast<std::uint64_t>(pairs));
+  EXPECT_EQ(stats.bytes_allocated, 24u * pairs);
+  EXPECT_EQ(stats.bytes_freed, 24u * pairs);
   EXPECT_EQ(stats.net_bytes, 0);
   EXPECT_EQ(stats.peak_live_bytes, 24u);
 }

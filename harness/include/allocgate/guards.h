@@ -3,9 +3,19 @@
 #pragma once
 
 #include <cstdint>
-#include <source_location>
 
 namespace allocgate {
+
+/// Where a guard was created. std::source_location would do, but libstdc++ 12
+/// offers it to g++ only (clang 14 lacks the builtin it needs).
+struct SourceLocation {
+  const char* file = "";
+  std::uint32_t line = 0;
+  static constexpr SourceLocation current(const char* file = __builtin_FILE(),
+                                          std::uint32_t line = __builtin_LINE()) noexcept {
+    return SourceLocation{file, line};
+  }
+};
 
 /// What a ForbidAllocations guard saw when it ended.
 struct ForbiddenAllocations {
@@ -32,7 +42,7 @@ ForbiddenAllocationHandler set_forbidden_allocation_handler(ForbiddenAllocationH
 /// allocation once, in the innermost guard that ends after it.
 class ForbidAllocations {
  public:
-  explicit ForbidAllocations(std::source_location where = std::source_location::current()) noexcept;
+  explicit ForbidAllocations(SourceLocation where = SourceLocation::current()) noexcept;
   ~ForbidAllocations();
   ForbidAllocations(const ForbidAllocations&) = delete;
   ForbidAllocations& operator=(const ForbidAllocations&) = delete;
@@ -42,7 +52,7 @@ class ForbidAllocations {
 
  private:
   std::uint64_t start_;
-  std::source_location where_;
+  SourceLocation where_;
 };
 
 /// Stops counting the current thread's allocations while it lives, for a
