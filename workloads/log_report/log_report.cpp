@@ -1,0 +1,214 @@
+#include "log_report.h"
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace allocgate::workloads::log_report {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// total += n unless that overflows.
+bool add_to(std::int64_t& total, std::int64_t n) {
+  std::int64_t sum = 0;
+  if (__builtin_add_overflow(total, n, &sum)) return false;
+  total = sum;
+  return true;
+}
+
+std::vector<std::string> split(const std::string& line, char sep) {
+  std::vector<std::string> parts;
+  std::string::size_type start = 0;
+  for (;;) {
+    const auto end = line.find(sep, start);
+    parts.push_back(line.substr(start, end - start));
+    if (end == std::string::npos) return parts;
+    start = end + 1;
+  }
+}
+
+// The size field of a split line, or false when the line is malformed.
+bool parse_size_v1(const std::vector<std::string>& parts, std::int64_t& size) {
+  if (parts.size() != 5 || !all_digits(parts[4])) return false;
+  try {
+    size = std::stoll(parts[4]);
+  } catch (const std::out_of_range&) {
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+// --- v1 ---------------------------------------------------------------------
+
+Report report_v1(std::span<const std::string> lines) {
+  Report report;
+  std::map<std::string, std::int64_t> totals;
+  for (const std::string& line : lines) {
+    const std::vector<std::string> parts = split(line, ' ');
+    std::int64_t size = 0;
+    if (!parse_size_v1(parts, size) || !add_to(totals[parts[2]], size)) {
+      ++report.malformed;
+      continue;
+    }
+  }
+  for (const auto& [path, total] : totals) report.text += path + " " + std::to_string(total) + "\n";
+  return report;
+}
+
+// --- v2 ---------------------------------------------------------------------
+
+namespace {
+
+void append_line(std::string& out, std::string_view path, std::int64_t total) {
+  char digits[20];
+  const auto end = std::to_chars(digits, digits + sizeof digits, total).ptr;
+  out.append(path);
+  out.push_back(' ');
+  out.append(digits, end);
+  out.push_back('\n');
+}
+
+}  // namespace
+
+Report report_v2(std::span<const std::string> lines) {
+  Report report;
+  std::unordered_map<std::string, std::int64_t> totals;
+  totals.reserve(64);
+  for (const std::string& line : lines) {
+    const std::vector<std::string> parts = split(line, ' ');
+    std::int64_t size = 0;
+    if (!parse_size_v1(parts, size) || !add_to(totals[parts[2]], size)) ++report.malformed;
+  }
+  std::vector<const std::pair<const std::string, std::int64_t>*> order;
+  order.reserve(totals.size());
+  for (const auto& entry : totals) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  report.text.reserve(order.size() * 24);
+  for (const auto* entry : order) append_line(report.text, entry->first, entry->second);
+  return report;
+}
+
+// --- v3 ---------------------------------------------------------------------
+
+namespace {
+
+// The text before the first space, and the rest after it.
+bool cut(std::string_view& rest, std::string_view& field) {
+  const auto space = rest.find(' ');
+  if (space == std::string_view::npos) return false;
+  field = rest.substr(0, space);
+  rest.remove_prefix(space + 1);
+  return true;
+}
+
+// The path and size of a line, by cutting at spaces: no copy, no allocation.
+bool parse_line(std::string_view line, std::string_view& path, std::int64_t& size) {
+  std::string_view field;
+  if (!cut(line, field) || !cut(line, field) || !cut(line, path) || !cut(line, field)) return false;
+  // line is now the fifth field; a sixth would have left a space in it.
+  const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), size);
+  return ec == std::errc{} && end == line.data() + line.size() && all_digits(line);
+}
+
+struct StringHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+}  // namespace
+
+Report report_v3(std::span<const std::string> lines) {
+  Report report;
+  // Transparent hashing: look up by string_view, copy the key only when new.
+  std::unordered_map<std::string, std::int64_t, StringHash, std::equal_to<>> totals;
+  totals.reserve(64);
+  for (const std::string& line : lines) {
+    std::string_view path;
+    std::int64_t size = 0;
+    if (!parse_line(line, path, size)) {
+      ++report.malformed;
+      continue;
+    }
+    auto it = totals.find(path);
+    if (it == totals.end()) it = totals.emplace(std::string(path), 0).first;
+    if (!add_to(it->second, size)) ++report.malformed;
+  }
+  std::vector<const std::pair<const std::string, std::int64_t>*> order;
+  order.reserve(totals.size());
+  for (const auto& entry : totals) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  report.text.reserve(order.size() * 24);
+  for (const auto* entry : order) append_line(report.text, entry->first, entry->second);
+  return report;
+}
+
+// --- v4 ---------------------------------------------------------------------
+
+Reporter::Slot* Reporter::find_or_insert(std::string_view path) {
+  if ((used_.size() + 1) * 2 > slots_.size()) grow();
+  const std::size_t mask = slots_.size() - 1;
+  for (std::size_t i = std::hash<std::string_view>{}(path) & mask;; i = (i + 1) & mask) {
+    Slot& slot = slots_[i];
+    if (slot.stamp != stamp_) {  // free in this run
+      slot = Slot{path, 0, stamp_};
+      used_.push_back(static_cast<std::uint32_t>(i));
+      return &slot;
+    }
+    if (slot.path == path) return &slot;
+  }
+}
+
+// Doubles the table, keeping this run's entries. Only a run with more
+// distinct paths than any before it gets here.
+void Reporter::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.empty() ? 64 : old.size() * 2, Slot{});
+  const std::uint32_t live = stamp_;
+  stamp_ = 1;
+  used_.clear();
+  for (const Slot& slot : old) {
+    if (slot.stamp == live) find_or_insert(slot.path)->total = slot.total;
+  }
+}
+
+std::string_view Reporter::run(std::span<const std::string> lines) {
+  // A new stamp empties the table; on wrap-around, clear the stamps for real.
+  if (++stamp_ == 0) {
+    for (Slot& slot : slots_) slot.stamp = 0;
+    stamp_ = 1;
+  }
+  used_.clear();
+  malformed_ = 0;
+  for (const std::string& line : lines) {
+    std::string_view path;
+    std::int64_t size = 0;
+    if (!parse_line(line, path, size) || !add_to(find_or_insert(path)->total, size)) ++malformed_;
+  }
+  std::sort(used_.begin(), used_.end(),
+            [this](std::uint32_t a, std::uint32_t b) { return slots_[a].path < slots_[b].path; });
+  out_.clear();
+  for (const std::uint32_t i : used_) append_line(out_, slots_[i].path, slots_[i].total);
+  return out_;
+}
+
+// --- input ------------------------------------------------------------------
+
+std::vector<std::string> make_log(std::size_t n) {
+  std::vector<std::string> lines;
+  lines.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lines.push_back("203.0.113." + std::to_string(i % 250) + " GET /library/post-" +
+                    std::to_string(i % 40) + " 200 " + std::to_string(1000 + i % 7000));
+  }
+  return lines;
+}
+
+}  // namespace allocgate::workloads::log_report

@@ -1,0 +1,55 @@
+// The log_report workload in the registry: the four steps as variants v1-v4.
+
+#include "log_report.h"
+#include "registry/workload.h"
+
+namespace allocgate::workloads {
+namespace {
+
+using log_report::Report;
+
+class StepCase : public Case {
+ public:
+  StepCase(std::size_t n, Report (*report)(std::span<const std::string>))
+      : lines_(log_report::make_log(n)), report_(report) {}
+  void run() override { result_ = report_(lines_); }
+  std::string output() const override { return result_.text; }
+
+ private:
+  std::vector<std::string> lines_;
+  Report (*report_)(std::span<const std::string>);
+  Report result_;
+};
+
+class ReusedCase : public Case {
+ public:
+  explicit ReusedCase(std::size_t n) : lines_(log_report::make_log(n)) {}
+  void run() override { text_ = reporter_.run(lines_); }
+  std::string output() const override { return std::string(text_); }
+
+ private:
+  std::vector<std::string> lines_;
+  log_report::Reporter reporter_;  // the scratch state, kept across runs
+  std::string_view text_;
+};
+
+std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
+  if (variant == "v1") return std::make_unique<StepCase>(size, &log_report::report_v1);
+  if (variant == "v2") return std::make_unique<StepCase>(size, &log_report::report_v2);
+  if (variant == "v3") return std::make_unique<StepCase>(size, &log_report::report_v3);
+  if (variant == "v4") return std::make_unique<ReusedCase>(size);
+  throw_unknown_variant("log_report", variant);
+}
+
+}  // namespace
+
+Workload log_report_workload() {
+  return Workload{"log_report",
+                  "bytes per path over access-log lines, rendered sorted: split, presize, cut, reuse",
+                  {"v1", "v2", "v3", "v4"},
+                  {200, 2000, 20000},
+                  2000,
+                  &prepare};
+}
+
+}  // namespace allocgate::workloads

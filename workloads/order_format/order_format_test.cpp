@@ -1,0 +1,85 @@
+#include "order_format.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "allocgate/gtest.h"
+#include "registry/seeded.h"
+
+namespace {
+
+using namespace allocgate::workloads::order_format;
+
+std::string appended(const Order& order) {
+  std::string out;
+  append_order(out, order);
+  return out;
+}
+
+TEST(OrderFormat, FormatsTheCaseStudysOrder) {
+  const Order order{"ord-98234-xyz", 249.99};
+  EXPECT_EQ(format_naive(order), "order_id:ord-98234-xyz;amount:249.99");
+  EXPECT_EQ(format_pooled(default_pool(), order), "order_id:ord-98234-xyz;amount:249.99");
+  EXPECT_EQ(appended(order), "order_id:ord-98234-xyz;amount:249.99");
+}
+
+TEST(OrderFormat, RoundsLikeTheStreamIncludingTies) {
+  // 0.125 and 2.675 are ties or near-ties in decimal; both sides round the
+  // exact binary value, so 2.675 (really 2.67499999...) becomes 2.67.
+  for (const double amount : {0.125, 0.375, 2.675, 1.005, 0.005, -0.005, 1e21, 1e300, -0.0,
+                              std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(),
+                              std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN()}) {
+    const Order order{"o", amount};
+    EXPECT_EQ(appended(order), format_naive(order)) << amount;
+  }
+}
+
+TEST(OrderFormat, AllThreeAgreeOnRandomAmounts) {
+  allocgate::workloads::Seeded random(7);
+  BufferPool pool;
+  for (int i = 0; i < 100'000; ++i) {
+    double amount;
+    switch (random.below(3)) {
+      case 0:  // cents and mills, the common case
+        amount = static_cast<double>(random.between(-10'000'000, 10'000'000)) / 1000.0;
+        break;
+      case 1: {  // any finite double, by its bits
+        const std::uint64_t bits = random.below(0x7fefffffffffffffULL);
+        std::memcpy(&amount, &bits, sizeof amount);
+        break;
+      }
+      default:  // ties at the third decimal
+        amount = static_cast<double>(random.between(0, 1'000'000)) / 100.0 + 0.005;
+    }
+    const Order order{"ord-" + std::to_string(i), amount};
+    const std::string expected = format_naive(order);
+    ASSERT_EQ(appended(order), expected) << amount;
+    ASSERT_EQ(format_pooled(pool, order), expected) << amount;
+  }
+}
+
+TEST(OrderFormatAllocations, PooledMakesOnlyTheReturnedString) {
+  BufferPool pool;
+  const Order order{"ord-98234-xyz", 249.99};
+  std::string line = format_pooled(pool, order);  // warm-up: the pool's first buffer
+  EXPECT_ALLOCATIONS_EQ(line = format_pooled(pool, order), 1);
+  EXPECT_ALLOCATED_BYTES_LE(line = format_pooled(pool, order), 37);  // 36 characters and the terminator
+}
+
+TEST(OrderFormatAllocations, AppendingToACallersBufferMakesNone) {
+  std::string out;
+  out.reserve(256);
+  EXPECT_NO_ALLOCATIONS(append_order(out, Order{"ord-98234-xyz", 249.99}));
+}
+
+TEST(OrderFormatAllocations, NaiveMakesTwoPerCall) {
+  // libstdc++ 12: the stream's buffer leaves its 15-byte small string for a
+  // 512-byte block, and str() copies the 36-character result.
+  std::string line;
+  EXPECT_ALLOCATIONS_EQ(line = format_naive(Order{"ord-98234-xyz", 249.99}), 2);
+}
+
+}  // namespace

@@ -1,0 +1,61 @@
+// Parsing "1234,5678,/v1/orders" into {user_id, bytes, path} (case study 4).
+// The naive parser splits into strings and calls std::stoll; the scanner walks
+// a std::string_view with std::from_chars, throws nothing, and copies the path
+// only into storage the caller owns (or, in the zero-copy form, not at all).
+//
+// The grammar both follow: exactly three comma-separated fields; the first two
+// are an optional '-' and one or more ASCII digits that fit int64_t; the path
+// is non-empty and may hold any byte but a comma.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace allocgate::workloads::row_parse {
+
+enum class ParseError {
+  none,
+  short_line,     ///< fewer than three fields
+  extra_field,    ///< more than three fields
+  empty_field,    ///< a field with no characters
+  invalid_digit,  ///< a number field with a character that is not a digit
+  overflow,       ///< a number that does not fit int64_t
+};
+
+/// "none", "short_line", ...
+std::string_view to_string(ParseError error);
+
+struct Row {
+  std::int64_t user_id = 0;
+  std::int64_t bytes = 0;
+  std::string path;
+};
+
+/// A row whose path points into the parsed line.
+struct RowView {
+  std::int64_t user_id = 0;
+  std::int64_t bytes = 0;
+  std::string_view path;
+};
+
+/// The plain parser: split, std::stoll, exceptions turned into error codes.
+ParseError parse_naive(const std::string& line, Row& row);
+
+/// The scanner. On success assigns row.path, reusing its capacity: no
+/// allocation once the path fits. On error row is unspecified.
+ParseError parse(std::string_view line, Row& row) noexcept;
+
+/// Zero-copy: row.path views the line and is valid while the line is.
+ParseError parse_view(std::string_view line, RowView& row) noexcept;
+
+/// n valid lines, seeded: user ids, byte counts and eight API paths.
+std::vector<std::string> make_lines(std::size_t n);
+
+/// A parse result as one line of text, for comparing parsers byte for byte:
+/// "1234,5678,/v1/orders\n" or "error:short_line\n".
+void append_result(std::string& out, ParseError error, std::int64_t user_id, std::int64_t bytes,
+                   std::string_view path);
+
+}  // namespace allocgate::workloads::row_parse

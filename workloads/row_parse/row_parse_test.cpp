@@ -1,0 +1,132 @@
+#include "row_parse.h"
+
+#include <string>
+#include <vector>
+
+#include "allocgate/gtest.h"
+#include "registry/seeded.h"
+
+namespace {
+
+using namespace allocgate::workloads::row_parse;
+
+std::string naive_text(const std::string& line) {
+  Row row;
+  std::string out;
+  const ParseError e = parse_naive(line, row);
+  append_result(out, e, row.user_id, row.bytes, row.path);
+  return out;
+}
+
+std::string scanner_text(const std::string& line) {
+  Row row;
+  std::string out;
+  const ParseError e = parse(line, row);
+  append_result(out, e, row.user_id, row.bytes, row.path);
+  return out;
+}
+
+std::string view_text(const std::string& line) {
+  RowView row;
+  std::string out;
+  const ParseError e = parse_view(line, row);
+  append_result(out, e, row.user_id, row.bytes, row.path);
+  return out;
+}
+
+TEST(RowParse, ParsesTheCaseStudysLine) {
+  Row row;
+  ASSERT_EQ(parse("1234,5678,/v1/orders", row), ParseError::none);
+  EXPECT_EQ(row.user_id, 1234);
+  EXPECT_EQ(row.bytes, 5678);
+  EXPECT_EQ(row.path, "/v1/orders");
+  RowView view;
+  const std::string line = "-7,0,/x";
+  ASSERT_EQ(parse_view(line, view), ParseError::none);
+  EXPECT_EQ(view.user_id, -7);
+  EXPECT_EQ(view.path.data(), line.data() + 5);  // a view into the line, not a copy
+}
+
+TEST(RowParse, ErrorsAreCodes) {
+  struct Bad {
+    const char* line;
+    ParseError error;
+  };
+  const Bad bad[] = {
+      {"1234,5678", ParseError::short_line},
+      {"", ParseError::short_line},
+      {"1,2,/a,b", ParseError::extra_field},
+      {",5678,/x", ParseError::empty_field},
+      {"1,,/x", ParseError::empty_field},
+      {"1,2,", ParseError::empty_field},
+      {"12a,5,/x", ParseError::invalid_digit},
+      {"+12,5,/x", ParseError::invalid_digit},
+      {" 12,5,/x", ParseError::invalid_digit},
+      {"-,5,/x", ParseError::invalid_digit},
+      {"1,99999999999999999999x,/x", ParseError::invalid_digit},
+      // Go's parseInt would wrap around here; ours reports it.
+      {"9223372036854775808,1,/x", ParseError::overflow},
+      {"1,-9223372036854775809,/x", ParseError::overflow},
+  };
+  for (const Bad& b : bad) {
+    Row row;
+    RowView view;
+    EXPECT_EQ(parse(b.line, row), b.error) << b.line;
+    EXPECT_EQ(parse_view(b.line, view), b.error) << b.line;
+    EXPECT_EQ(parse_naive(b.line, row), b.error) << b.line;
+  }
+  Row row;
+  EXPECT_EQ(parse("-9223372036854775808,9223372036854775807,/x", row), ParseError::none);
+  EXPECT_EQ(row.user_id, INT64_MIN);
+}
+
+// Lines built from fragments that hit every rule: digits, signs, letters,
+// commas, long numbers, empty pieces.
+std::string random_line(allocgate::workloads::Seeded& random) {
+  static const char* const kPieces[] = {"0", "7", "42", "1234", "-", "+", "x", " ", ",", ",",
+                                        "/v1/orders", "/", "99999999999999999999", "9223372036854775807",
+                                        "-9223372036854775808", "\xc3\xa9", ""};
+  std::string line;
+  const std::size_t pieces = random.below(9);
+  for (std::size_t i = 0; i < pieces; ++i) line += kPieces[random.below(std::size(kPieces))];
+  return line;
+}
+
+TEST(RowParse, ScannerAndViewAgreeWithNaiveOnRandomLines) {
+  allocgate::workloads::Seeded random(9);
+  const std::vector<std::string> valid_lines = make_lines(50'000);
+  std::size_t valid = 0;
+  for (std::size_t i = 0; i < 150'000; ++i) {
+    const std::string line = i % 3 == 0 ? valid_lines[i / 3] : random_line(random);
+    const std::string expected = naive_text(line);
+    ASSERT_EQ(scanner_text(line), expected) << line;
+    ASSERT_EQ(view_text(line), expected) << line;
+    valid += expected.rfind("error:", 0) != 0;
+  }
+  EXPECT_GT(valid, 50'000u);  // both kinds were exercised
+}
+
+TEST(RowParseAllocations, TheScannerAllocatesNothingOnceThePathFits) {
+  Row row;
+  row.path.reserve(64);
+  EXPECT_NO_ALLOCATIONS(parse("1234,5678,/v1/users/42/profile/settings", row));
+  RowView view;
+  EXPECT_NO_ALLOCATIONS(parse_view("1234,5678,/v1/users/42/profile/settings", view));
+  EXPECT_NO_ALLOCATIONS(parse("not,a,row,at all", row));  // errors allocate nothing either
+}
+
+TEST(RowParseAllocations, NaiveAllocatesPerLineScannerStaysAtZero) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{100}, std::size_t{10000}}) {
+    const auto lines = make_lines(n);
+    std::vector<Row> rows(n);
+    for (std::size_t i = 0; i < n; ++i) parse(lines[i], rows[i]);  // warm-up: paths fit
+    EXPECT_NO_ALLOCATIONS(for (std::size_t i = 0; i < n; ++i) parse(lines[i], rows[i]));
+    // The split's vector grows 1, 2, 4: three arrays per line at least.
+    const auto naive = allocgate::measure([&] {
+      for (std::size_t i = 0; i < n; ++i) parse_naive(lines[i], rows[i]);
+    });
+    EXPECT_GE(naive.allocations, 3 * n) << n << " lines";
+  }
+}
+
+}  // namespace
