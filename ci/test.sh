@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
 
-read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-release asan-ubsan tsan}"
+read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-release asan-ubsan tsan fuzz}"
 for preset in "${presets[@]}"; do
   echo "== $preset" >&2
   cmake --preset "$preset" >/dev/null
