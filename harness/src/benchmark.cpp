@@ -11,6 +11,7 @@
 #include <string>
 
 #include "allocgate/guards.h"
+#include "allocgate/toolchain.h"
 
 namespace allocgate::benchmark {
 
@@ -143,6 +144,9 @@ int run_benchmarks_main(int argc, char** argv) {
     std::cerr << e.what() << '\n';
     return 2;
   }
+  // The JSON context then tells allocgate's gate which bounds apply.
+  ::benchmark::AddCustomContext("allocgate_toolchain", kToolchain);
+  ::benchmark::AddCustomContext("allocgate_hook_live", "true");
   std::unique_ptr<::benchmark::BenchmarkReporter> display(::benchmark::CreateDefaultDisplayReporter());
   if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(display.get())) {
     display = make_exact_console_reporter(ExactCountersConsole::options_of(*console));

@@ -59,8 +59,9 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
     ::benchmark::ConsoleReporter::OutputOptions options = ::benchmark::ConsoleReporter::OO_Defaults);
 
 /// The body of allocgate::benchmark_main's main(): runs the benchmarks like
-/// BENCHMARK_MAIN() with the exact console reporter, and warns on stderr about
-/// each benchmark without counters.
+/// BENCHMARK_MAIN() with the exact console reporter, adds allocgate_toolchain
+/// to the JSON context (the key `allocgate diff` looks bounds up by), and warns
+/// on stderr about each benchmark without counters.
 /// Returns the process exit code.
 int run_benchmarks_main(int argc, char** argv);
 

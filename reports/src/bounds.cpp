@@ -1,0 +1,89 @@
+#include "bounds.h"
+
+#include <cmath>
+
+#include "input_error.h"
+#include "json_file.h"
+
+namespace allocgate::reports {
+namespace {
+
+double non_negative(const nlohmann::json& value, const std::string& where) {
+  if (!value.is_number()) throw InputError(where + " is not a number");
+  const double v = value.get<double>();
+  if (!std::isfinite(v) || v < 0) throw InputError(where + " must be a finite number >= 0, not " + value.dump());
+  return v;
+}
+
+Bound read_bound(const nlohmann::json& entry, const std::string& where) {
+  if (!entry.is_object()) throw InputError(where + " is not an object");
+  Bound b;
+  const auto allocs = entry.find("allocs_per_op");
+  if (allocs == entry.end()) throw InputError(where + " has no allocs_per_op");
+  b.allocs_per_op = non_negative(*allocs, where + ".allocs_per_op");
+  for (const auto& [key, value] : entry.items()) {
+    if (key == "allocs_per_op") continue;
+    if (key == "tolerance") {
+      b.tolerance = non_negative(value, where + ".tolerance");
+    } else if (key == "bytes_per_op") {
+      b.bytes_per_op = non_negative(value, where + ".bytes_per_op");
+    } else if (key == "bytes_tolerance") {
+      b.bytes_tolerance = non_negative(value, where + ".bytes_tolerance");
+    } else if (key == "note") {
+      if (!value.is_string()) throw InputError(where + ".note is not a string");
+      b.note = value.get<std::string>();
+    } else {
+      // A misspelt "tolerence" silently ignored would make the gate lie.
+      throw InputError(where + " has an unknown field '" + key + "'");
+    }
+  }
+  return b;
+}
+
+}  // namespace
+
+BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
+  if (!json.is_object()) throw InputError(source + ": not a bounds file (the top level is not an object)");
+  const auto version = json.find("allocgate_bounds_version");
+  if (version == json.end()) throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
+  if (!version->is_number_integer() || version->get<int>() != kBoundsSchemaVersion) {
+    throw InputError(source + ": bounds version " + version->dump() + " is not supported (this allocgate reads " +
+                     std::to_string(kBoundsSchemaVersion) + ")");
+  }
+  const auto toolchains = json.find("toolchains");
+  if (toolchains == json.end() || !toolchains->is_object()) {
+    throw InputError(source + ": toolchains is missing or not an object");
+  }
+  BoundsFile bounds;
+  for (const auto& [toolchain, cases] : toolchains->items()) {
+    if (!cases.is_object()) throw InputError(source + ": toolchains." + toolchain + " is not an object");
+    ToolchainBounds& section = bounds.toolchains[toolchain];
+    for (const auto& [name, entry] : cases.items()) {
+      section[name] = read_bound(entry, source + ": " + toolchain + " " + name);
+    }
+  }
+  return bounds;
+}
+
+BoundsFile read_bounds(const std::filesystem::path& file) {
+  return bounds_from_json(read_json_file(file), file.string());
+}
+
+nlohmann::json to_json(const BoundsFile& bounds) {
+  nlohmann::json toolchains = nlohmann::json::object();
+  for (const auto& [toolchain, cases] : bounds.toolchains) {
+    nlohmann::json section = nlohmann::json::object();
+    for (const auto& [name, b] : cases) {
+      nlohmann::json entry{{"allocs_per_op", json_number(b.allocs_per_op)}};
+      if (b.tolerance > 0) entry["tolerance"] = json_number(b.tolerance);
+      if (b.bytes_per_op) entry["bytes_per_op"] = json_number(*b.bytes_per_op);
+      if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = json_number(b.bytes_tolerance);
+      if (!b.note.empty()) entry["note"] = b.note;
+      section[name] = std::move(entry);
+    }
+    toolchains[toolchain] = std::move(section);
+  }
+  return nlohmann::json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,41 @@
+// The recorded allocation bounds the gate checks a report against, kept per
+// toolchain key because counts differ between compilers and standard
+// libraries:
+//
+//   {"allocgate_bounds_version": 1,
+//    "toolchains": {"gcc-12-libstdc++-12": {
+//        "xml_listing/optimized/1000": {"allocs_per_op": 0, "note": "why it matters"},
+//        "log_report/v3/2000": {"allocs_per_op": 73, "tolerance": 2, "bytes_per_op": 4567}}}}
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace allocgate::reports {
+
+inline constexpr int kBoundsSchemaVersion = 1;
+
+struct Bound {
+  double allocs_per_op = 0;
+  double tolerance = 0;  ///< allowed excess over allocs_per_op; 0: exact
+  std::optional<double> bytes_per_op;
+  double bytes_tolerance = 0;
+  std::string note;
+};
+
+using ToolchainBounds = std::map<std::string, Bound>;  // by case name
+
+struct BoundsFile {
+  std::map<std::string, ToolchainBounds> toolchains;
+};
+
+/// Throws InputError naming the file and the problem.
+BoundsFile read_bounds(const std::filesystem::path& file);
+BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source);
+nlohmann::json to_json(const BoundsFile& bounds);
+
+}  // namespace allocgate::reports

@@ -1,0 +1,111 @@
+#include "compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "format.h"
+
+namespace allocgate::reports {
+
+bool CompareRow::allocs_changed() const { return base && head && base->allocs_per_op != head->allocs_per_op; }
+
+bool CompareRow::bytes_changed() const {
+  return base && head && base->bytes_per_op && head->bytes_per_op && *base->bytes_per_op != *head->bytes_per_op;
+}
+
+bool CompareRow::time_changed() const { return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1); }
+
+std::vector<CompareRow> compare_reports(const Report& base, const Report& head) {
+  std::vector<CompareRow> rows;
+  for (const CaseResult& b : base.cases) {
+    CompareRow row{b.name, &b, head.find(b.name), {}, {}, {}};
+    if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
+      row.time_ratio = *row.head->ns_median / *b.ns_median;
+      if (b.ns_min && b.ns_max && row.head->ns_min && row.head->ns_max && *b.ns_min > 0) {
+        row.ratio_low = *row.head->ns_min / *b.ns_max;
+        row.ratio_high = *row.head->ns_max / *b.ns_min;
+      }
+    }
+    rows.push_back(row);
+  }
+  for (const CaseResult& h : head.cases) {
+    if (!base.find(h.name)) rows.push_back(CompareRow{h.name, nullptr, &h, {}, {}, {}});
+  }
+  const auto rank = [](const CompareRow& r) {
+    if (!r.base || !r.head) return 4;
+    if (r.allocs_changed()) return 0;
+    if (r.bytes_changed()) return 1;
+    if (r.time_changed()) return 2;
+    return 3;
+  };
+  const auto magnitude = [](const CompareRow& r) {
+    return r.allocs_changed() ? std::fabs(r.head->allocs_per_op - r.base->allocs_per_op) : 0.0;
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const CompareRow& a, const CompareRow& b) {
+    if (rank(a) != rank(b)) return rank(a) < rank(b);
+    if (magnitude(a) != magnitude(b)) return magnitude(a) > magnitude(b);
+    return a.name < b.name;
+  });
+  return rows;
+}
+
+namespace {
+
+std::string ratio_text(double r) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << r << "x";
+  return out.str();
+}
+
+struct Cells {
+  std::string allocs, bytes, time, note;
+};
+
+Cells cells_of(const CompareRow& r) {
+  Cells c;
+  if (!r.base || !r.head) {
+    c.note = r.base ? "only in base" : "only in head";
+    return c;
+  }
+  c.allocs = exact(r.base->allocs_per_op) + " -> " + exact(r.head->allocs_per_op);
+  if (r.allocs_changed()) c.allocs += " (" + signed_exact(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
+  if (r.base->bytes_per_op && r.head->bytes_per_op) {
+    c.bytes = signed_exact(*r.head->bytes_per_op - *r.base->bytes_per_op);
+  }
+  if (r.time_ratio) {
+    c.time = ratio_text(*r.time_ratio);
+    if (r.ratio_low) c.time += " [" + ratio_text(*r.ratio_low) + ", " + ratio_text(*r.ratio_high) + "]";
+  }
+  c.note = r.allocs_changed() ? "allocations changed"
+           : r.bytes_changed() ? "bytes changed"
+           : r.time_changed()  ? (*r.time_ratio < 1 ? "faster" : "slower")
+                               : "";
+  return c;
+}
+
+}  // namespace
+
+void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
+  if (markdown) {
+    out << "| case | allocs/op | bytes/op delta | time head/base [spread] | |\n|---|---:|---:|---:|---|\n";
+    for (const CompareRow& r : rows) {
+      const Cells c = cells_of(r);
+      out << "| `" << r.name << "` | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
+    }
+    return;
+  }
+  std::size_t width = 4;
+  for (const CompareRow& r : rows) width = std::max(width, r.name.size());
+  out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(26) << "allocs/op"
+      << std::setw(14) << "bytes/op" << std::setw(28) << "time head/base [spread]" << "  \n";
+  for (const CompareRow& r : rows) {
+    const Cells c = cells_of(r);
+    out << std::left << std::setw(static_cast<int>(width)) << r.name << std::right << std::setw(26) << c.allocs
+        << std::setw(14) << c.bytes << std::setw(28) << c.time << "  " << c.note << "\n";
+  }
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,35 @@
+// `allocgate compare BASE HEAD`: for a developer judging a change, per case
+// the exact allocs/op and bytes/op deltas and the time ratio with its spread,
+// the cases that changed first (like benchstat, but counts need no statistics).
+#pragma once
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report.h"
+
+namespace allocgate::reports {
+
+struct CompareRow {
+  std::string name;
+  const CaseResult* base = nullptr;  // null: only in head
+  const CaseResult* head = nullptr;  // null: only in base
+  /// head/base median time, and the range the repetitions allow:
+  /// [head min / base max, head max / base min].
+  std::optional<double> time_ratio, ratio_low, ratio_high;
+
+  bool allocs_changed() const;
+  bool bytes_changed() const;
+  /// The repetitions' ranges do not overlap: a difference noise cannot explain.
+  bool time_changed() const;
+};
+
+/// Changed allocations first (largest change first), then changed bytes,
+/// then changed times, then the rest; cases in only one report last.
+std::vector<CompareRow> compare_reports(const Report& base, const Report& head);
+
+void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown);
+
+}  // namespace allocgate::reports

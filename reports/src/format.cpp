@@ -1,0 +1,30 @@
+#include "format.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+
+namespace allocgate::reports {
+
+std::string exact(double value) {
+  std::array<char, 32> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
+  return std::string(text.data(), end);
+}
+
+std::string signed_exact(double value) {
+  std::string text = exact(value);
+  if (value >= 0) text.insert(text.begin(), '+');
+  return text;
+}
+
+std::string nanoseconds(double ns) {
+  std::array<char, 48> text{};
+  // Below 100 ns one decimal tells something; above, whole nanoseconds do.
+  const auto end = ns < 100 ? std::to_chars(text.data(), text.data() + text.size(), ns, std::chars_format::fixed, 1).ptr
+                            : std::to_chars(text.data(), text.data() + text.size(), std::round(ns),
+                                            std::chars_format::fixed, 0).ptr;
+  return std::string(text.data(), end);
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,192 @@
+#include "gate.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <ostream>
+#include <set>
+
+#include "format.h"
+#include "input_error.h"
+
+namespace allocgate::reports {
+namespace {
+
+const char* label(Status status) {
+  switch (status) {
+    case Status::regression: return "REGRESSION";
+    case Status::unmeasured: return "unmeasured";
+    case Status::unbounded: return "no bound";
+    case Status::missing: return "no case";
+    case Status::improved: return "improved";
+    case Status::ok: return "ok";
+  }
+  return "";
+}
+
+GateRow judge(const std::string& name, const Bound& bound, const CaseResult& measured) {
+  GateRow row{name, Status::ok, &bound, &measured, {}};
+  const double allocs_limit = bound.allocs_per_op + bound.tolerance;
+  if (measured.allocs_per_op > allocs_limit) {
+    row.status = Status::regression;
+    row.detail = "allocs/op " + exact(measured.allocs_per_op) + " > bound " + exact(bound.allocs_per_op) +
+                 (bound.tolerance > 0 ? " + " + exact(bound.tolerance) : std::string()) + " (" +
+                 signed_exact(measured.allocs_per_op - bound.allocs_per_op) + ")";
+    return row;
+  }
+  if (bound.bytes_per_op) {
+    if (!measured.bytes_per_op) {
+      row.status = Status::unmeasured;
+      row.detail = "bytes/op is bounded (" + exact(*bound.bytes_per_op) + ") but the report has no bytes figure";
+      return row;
+    }
+    if (*measured.bytes_per_op > *bound.bytes_per_op + bound.bytes_tolerance) {
+      row.status = Status::regression;
+      row.detail = "bytes/op " + exact(*measured.bytes_per_op) + " > bound " + exact(*bound.bytes_per_op) + " (" +
+                   signed_exact(*measured.bytes_per_op - *bound.bytes_per_op) + ")";
+      return row;
+    }
+  }
+  if (measured.allocs_per_op < bound.allocs_per_op) {
+    row.status = Status::improved;
+    row.detail = "allocs/op " + exact(measured.allocs_per_op) + " < bound " + exact(bound.allocs_per_op) + " (" +
+                 signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
+  }
+  return row;
+}
+
+std::string cell(const std::optional<double>& value) { return value ? exact(*value) : "-"; }
+
+}  // namespace
+
+std::size_t GateResult::count(Status status) const {
+  return static_cast<std::size_t>(
+      std::count_if(rows.begin(), rows.end(), [status](const GateRow& r) { return r.status == status; }));
+}
+
+bool GateResult::failed(bool strict) const {
+  if (count(Status::regression) > 0) return true;
+  return strict && (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing)) > 0;
+}
+
+GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::string& toolchain,
+                    const std::string& bounds_source) {
+  const auto section = bounds.toolchains.find(toolchain);
+  if (section == bounds.toolchains.end()) {
+    std::string known;
+    for (const auto& [key, cases] : bounds.toolchains) known += (known.empty() ? "" : ", ") + key;
+    throw InputError(bounds_source + " has no bounds for toolchain " + toolchain + " (it has: " +
+                     (known.empty() ? "none" : known) + "); record them with: allocgate diff --update --bounds " +
+                     bounds_source + " REPORT");
+  }
+  GateResult result;
+  result.toolchain = toolchain;
+  for (const CaseResult& c : report.cases) {
+    const auto bound = section->second.find(c.name);
+    if (bound == section->second.end()) {
+      result.rows.push_back({c.name, Status::unbounded, nullptr, &c, "no bound recorded for this case"});
+    } else {
+      result.rows.push_back(judge(c.name, bound->second, c));
+    }
+  }
+  for (const auto& [name, bound] : section->second) {
+    if (report.find(name) == nullptr) {
+      result.rows.push_back({name, Status::missing, &bound, nullptr, "bounded, but not in the report"});
+    }
+  }
+  std::stable_sort(result.rows.begin(), result.rows.end(), [](const GateRow& a, const GateRow& b) {
+    return a.status != b.status ? a.status < b.status : a.name < b.name;
+  });
+  return result;
+}
+
+namespace {
+
+void print_summary(std::ostream& out, const GateResult& r) {
+  out << r.count(Status::regression) << " regression(s), " << r.count(Status::improved) << " improved, "
+      << r.count(Status::ok) << " ok; " << r.count(Status::unbounded) << " case(s) without a bound, "
+      << r.count(Status::missing) << " bound(s) without a case";
+  if (r.count(Status::unmeasured) > 0) out << ", " << r.count(Status::unmeasured) << " unmeasured";
+  out << " [" << r.toolchain << "]\n";
+}
+
+}  // namespace
+
+void print_text(std::ostream& out, const GateResult& result) {
+  for (const GateRow& row : result.rows) {
+    if (row.status == Status::regression) out << "REGRESSION " << row.name << ": " << row.detail << "\n";
+  }
+  std::size_t width = 4;
+  for (const GateRow& row : result.rows) width = std::max(width, row.name.size());
+  out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(12) << "bound"
+      << std::setw(12) << "allocs/op" << std::setw(10) << "delta" << std::setw(12) << "bytes/op"
+      << "  status\n";
+  for (const GateRow& row : result.rows) {
+    const std::optional<double> bound =
+        row.bound ? std::optional<double>(row.bound->allocs_per_op) : std::nullopt;
+    const std::optional<double> measured =
+        row.measured ? std::optional<double>(row.measured->allocs_per_op) : std::nullopt;
+    const std::string delta = bound && measured ? signed_exact(*measured - *bound) : "-";
+    out << std::left << std::setw(static_cast<int>(width)) << row.name << std::right << std::setw(12)
+        << cell(bound) << std::setw(12) << cell(measured) << std::setw(10) << delta << std::setw(12)
+        << (row.measured ? cell(row.measured->bytes_per_op) : "-") << "  " << label(row.status) << "\n";
+  }
+  print_summary(out, result);
+}
+
+void print_markdown(std::ostream& out, const GateResult& result) {
+  const bool failed = result.count(Status::regression) > 0;
+  out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
+  for (const GateRow& row : result.rows) {
+    if (row.status == Status::regression) out << "- **" << row.name << "**: " << row.detail << "\n";
+  }
+  if (failed) out << "\n";
+  out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
+  for (const GateRow& row : result.rows) {
+    const std::optional<double> bound =
+        row.bound ? std::optional<double>(row.bound->allocs_per_op) : std::nullopt;
+    const std::optional<double> measured =
+        row.measured ? std::optional<double>(row.measured->allocs_per_op) : std::nullopt;
+    out << "| `" << row.name << "` | " << cell(bound) << " | " << cell(measured) << " | "
+        << (bound && measured ? signed_exact(*measured - *bound) : "-") << " | "
+        << (row.measured ? cell(row.measured->bytes_per_op) : "-") << " | "
+        << (row.status == Status::regression ? "**REGRESSION**" : label(row.status)) << " |\n";
+  }
+  out << "\n";
+  print_summary(out, result);
+}
+
+void print_github_annotations(std::ostream& out, const GateResult& result) {
+  for (const GateRow& row : result.rows) {
+    if (row.status == Status::regression) {
+      out << "::error title=allocation regression::" << row.name << ": " << row.detail << "\n";
+    }
+  }
+}
+
+BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
+                         bool allow_loosen, std::vector<std::string>& changes) {
+  ToolchainBounds& section = bounds.toolchains[toolchain];
+  for (const CaseResult& c : report.cases) {
+    const auto it = section.find(c.name);
+    if (it == section.end()) {
+      Bound b;
+      b.allocs_per_op = c.allocs_per_op;
+      b.bytes_per_op = c.bytes_per_op;
+      section.emplace(c.name, b);
+      changes.push_back("added " + c.name + ": allocs/op " + exact(c.allocs_per_op));
+      continue;
+    }
+    Bound& b = it->second;
+    const auto move = [&](const char* what, double& bound, double measured) {
+      if (measured == bound || (measured > bound && !allow_loosen)) return;
+      changes.push_back(std::string(measured < bound ? "tightened " : "loosened ") + c.name + ": " + what + " " +
+                        exact(bound) + " -> " + exact(measured));
+      bound = measured;
+    };
+    move("allocs/op", b.allocs_per_op, c.allocs_per_op);
+    if (b.bytes_per_op && c.bytes_per_op) move("bytes/op", *b.bytes_per_op, *c.bytes_per_op);
+  }
+  return bounds;
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,59 @@
+// `allocgate diff`: a report against the recorded bounds of its toolchain.
+// Allocation counts are exact, so the comparison is exact: a case regresses
+// when it makes more allocations per operation than its bound (plus the
+// bound's tolerance, 0 unless set), or requests more bytes where bytes are
+// bounded.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bounds.h"
+#include "report.h"
+
+namespace allocgate::reports {
+
+enum class Status {
+  regression,  ///< above its bound
+  unmeasured,  ///< bytes are bounded but the report has no bytes figure
+  unbounded,   ///< a case with no bound
+  missing,     ///< a bound with no case in the report
+  improved,    ///< below its bound: tighten it with --update
+  ok,
+};
+
+struct GateRow {
+  std::string name;
+  Status status = Status::ok;
+  const Bound* bound = nullptr;          // null when unbounded
+  const CaseResult* measured = nullptr;  // null when missing
+  std::string detail;                    // "allocs/op 1000 > bound 0 (+1000)"
+};
+
+struct GateResult {
+  std::string toolchain;
+  std::vector<GateRow> rows;  // regressions first, then by status, then by name
+  std::size_t count(Status status) const;
+  /// A regression fails; with strict, so does any case or bound left unmatched.
+  bool failed(bool strict) const;
+};
+
+/// Throws InputError when bounds has no section for the toolchain.
+GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::string& toolchain,
+                    const std::string& bounds_source);
+
+/// Regressions first, one line each, then a compact table and a summary line.
+void print_text(std::ostream& out, const GateResult& result);
+/// The same as a markdown section, for a pull request comment or job summary.
+void print_markdown(std::ostream& out, const GateResult& result);
+/// GitHub Actions workflow commands: one ::error per regression.
+void print_github_annotations(std::ostream& out, const GateResult& result);
+
+/// `--update`: the bounds with the toolchain's section rewritten from the
+/// report: a case's bound only tightens unless allow_loosen; new cases are
+/// added; notes and tolerances are kept. `changes` receives one line per change.
+BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
+                         bool allow_loosen, std::vector<std::string>& changes);
+
+}  // namespace allocgate::reports

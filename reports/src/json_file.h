@@ -1,0 +1,28 @@
+// Reading and writing JSON files: one-line errors on read, and writes that
+// never leave a half-written file (a temporary beside the target, then rename).
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace allocgate::reports {
+
+/// Parses the file; throws InputError "FILE: cannot read: ..." or
+/// "FILE: malformed JSON at byte N".
+nlohmann::json read_json_file(const std::filesystem::path& file);
+
+/// Parses text that came from `source` (a file name for messages).
+nlohmann::json parse_json(std::string_view text, const std::string& source);
+
+/// A figure as JSON: an integer when it is one (15022, not 15022.0), else a
+/// double. nlohmann writes numbers the same in every locale.
+nlohmann::json json_number(double value);
+
+/// Writes text to a temporary file in file's directory, then renames it over
+/// file: a reader sees the old contents or the new, never a mix. Throws
+/// InputError when the directory cannot be written.
+void write_file_atomically(const std::filesystem::path& file, std::string_view text);
+
+}  // namespace allocgate::reports

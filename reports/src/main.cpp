@@ -1,0 +1,179 @@
+// allocgate: run the workloads, write the report, gate it against recorded
+// bounds, compare two reports, render tables.
+//
+// Exit codes: 0 success; 1 the gate found a regression; 2 bad input or usage.
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+
+#include "bounds.h"
+#include "compare.h"
+#include "gate.h"
+#include "input_error.h"
+#include "json_file.h"
+#include "registry/workload.h"
+#include "report.h"
+#include "runner.h"
+#include "table.h"
+
+namespace {
+
+using namespace allocgate::reports;
+
+constexpr int kRegression = 1;
+constexpr int kBadInput = 2;
+
+std::string report_toolchain(const Report& report, const std::string& override_key, const std::string& source) {
+  if (!override_key.empty()) return override_key;
+  const std::string key = report.toolchain();
+  if (key.empty()) {
+    throw InputError(source + " does not name its toolchain (allocgate_toolchain in its context); pass --toolchain");
+  }
+  return key;
+}
+
+int diff(const std::string& bounds_file, const std::string& report_file, const std::string& toolchain_override,
+         bool markdown, bool strict, bool update, bool allow_loosen) {
+  const Report report = read_report(report_file);
+  const std::string toolchain = report_toolchain(report, toolchain_override, report_file);
+  if (update) {
+    BoundsFile bounds = std::filesystem::exists(bounds_file) ? read_bounds(bounds_file) : BoundsFile{};
+    std::vector<std::string> changes;
+    bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes);
+    write_file_atomically(bounds_file, to_json(bounds).dump(2) + "\n");
+    for (const std::string& change : changes) std::cout << change << "\n";
+    std::cout << bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
+    return 0;
+  }
+  const GateResult result = evaluate(report, read_bounds(bounds_file), toolchain, bounds_file);
+  if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
+    print_github_annotations(std::cout, result);
+  }
+  if (markdown) {
+    print_markdown(std::cout, result);
+  } else {
+    print_text(std::cout, result);
+  }
+  return result.failed(strict) ? kRegression : 0;
+}
+
+void write_output(const std::string& file, const std::string& text) {
+  if (file.empty() || file == "-") {
+    std::cout << text;
+  } else {
+    write_file_atomically(file, text);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
+  app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION);
+  app.require_subcommand(1);
+
+  CLI::App* list = app.add_subcommand("list", "List every case: workload/variant/size");
+
+  RunOptions run_options;
+  std::string run_out;
+  CLI::App* run = app.add_subcommand("run", "Run the cases, print the tables, write the JSON report");
+  run->add_option("--filter", run_options.filter, "Only cases whose name matches this regex");
+  run->add_option("--out", run_out, "Write the JSON report here (atomically)");
+  run->add_option("--repetitions", run_options.repetitions, "Timed repetitions per case")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  run->add_option("--min-time", run_options.min_time, "Seconds per timed repetition")
+      ->check(CLI::Range(0.001, 60.0))
+      ->capture_default_str();
+  run->add_option("--counted-runs", run_options.counted_runs, "Operations counted per case after the warm-up")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  bool no_timing = false;
+  run->add_flag("--no-timing", no_timing, "Count allocations and hash outputs only");
+
+  std::string output_case;
+  CLI::App* output = app.add_subcommand("output", "Write one operation's output bytes to stdout");
+  output->add_option("case", output_case, "workload/variant/size")->required();
+
+  std::string bounds_file, diff_report, toolchain;
+  bool markdown = false, strict = false, update = false, allow_loosen = false;
+  CLI::App* diff_cmd = app.add_subcommand("diff", "Gate a report against recorded allocs/op bounds");
+  diff_cmd->add_option("--bounds", bounds_file, "The bounds file, e.g. ci/alloc-bounds.json")->required();
+  diff_cmd->add_option("report", diff_report, "A report from allocgate run, or a Google Benchmark JSON")->required();
+  diff_cmd->add_option("--toolchain", toolchain, "Use these bounds instead of the report's toolchain");
+  diff_cmd->add_flag("--markdown", markdown, "Print markdown, for a pull request comment or job summary");
+  diff_cmd->add_flag("--strict", strict, "Also fail on a case without a bound or a bound without a case");
+  diff_cmd->add_flag("--update", update, "Rewrite the bounds from the report (tightening only)");
+  diff_cmd->add_flag("--allow-loosen", allow_loosen, "With --update: also raise bounds")->needs("--update");
+
+  std::string base_file, head_file;
+  bool compare_markdown = false;
+  CLI::App* compare = app.add_subcommand("compare", "Compare two reports case by case");
+  compare->add_option("base", base_file, "The report before the change")->required();
+  compare->add_option("head", head_file, "The report after the change")->required();
+  compare->add_flag("--markdown", compare_markdown, "Print a markdown table");
+
+  std::string table_report, table_out;
+  bool html = false;
+  CLI::App* table = app.add_subcommand("table", "Render a report's case-study tables");
+  table->add_option("report", table_report, "A report from allocgate run, or a Google Benchmark JSON")->required();
+  table->add_flag("--html", html, "A self-contained HTML page with SVG charts");
+  table->add_option("--out", table_out, "Write here instead of stdout (atomically)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints help, version or the usage error
+    return code == 0 ? 0 : kBadInput;
+  }
+
+  try {
+    if (*list) {
+      for (const auto& w : allocgate::workloads::all_workloads()) {
+        for (const auto v : w.variants) {
+          for (const auto n : w.sizes) std::cout << allocgate::workloads::case_name(w, v, n) << "\n";
+        }
+      }
+      return 0;
+    }
+    if (*run) {
+      run_options.time = !no_timing;
+      const Report report = run_cases(run_options, std::cerr);
+      print_markdown_tables(std::cout, report);
+      if (!run_out.empty()) {
+        write_file_atomically(run_out, to_json(report).dump(2) + "\n");
+        std::cerr << "allocgate: wrote " << run_out << "\n";
+      }
+      return 0;
+    }
+    if (*output) {
+      const std::string bytes = case_output(output_case);
+      std::cout.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+      return 0;
+    }
+    if (*diff_cmd) return diff(bounds_file, diff_report, toolchain, markdown, strict, update, allow_loosen);
+    if (*compare) {
+      print_comparison(std::cout, compare_reports(read_report(base_file), read_report(head_file)), compare_markdown);
+      return 0;
+    }
+    if (*table) {
+      std::ostringstream text;
+      const Report report = read_report(table_report);
+      if (html) {
+        print_html(text, report);
+      } else {
+        print_markdown_tables(text, report);
+      }
+      write_output(table_out, text.str());
+      return 0;
+    }
+  } catch (const InputError& e) {
+    std::cerr << "allocgate: " << e.what() << "\n";
+    return kBadInput;
+  }
+  return kBadInput;
+}

@@ -1,0 +1,209 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "input_error.h"
+#include "json_file.h"
+
+namespace allocgate::reports {
+
+std::string Report::toolchain() const {
+  const auto it = context.find("allocgate_toolchain");
+  return it != context.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+const CaseResult* Report::find(const std::string& name) const {
+  for (const CaseResult& c : cases) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// Readers check every figure: a report is input, and a NaN or a negative
+// count in it must stop the gate, not pass it.
+class Reader {
+ public:
+  Reader(const std::string& source, const nlohmann::json& entry, std::size_t index)
+      : source_(source), entry_(entry), index_(index) {}
+
+  std::string name() const {
+    const auto it = entry_.find("name");
+    if (it == entry_.end() || !it->is_string() || it->get<std::string>().empty()) {
+      fail("benchmarks[" + std::to_string(index_) + "] has no name");
+    }
+    return it->get<std::string>();
+  }
+
+  std::optional<double> figure(const char* key) const {
+    const auto it = entry_.find(key);
+    if (it == entry_.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number()) fail(label() + ": " + key + " is not a number");
+    const double value = it->get<double>();
+    if (!std::isfinite(value)) fail(label() + ": " + key + " is not finite");
+    if (value < 0) fail(label() + ": " + key + " is negative (" + it->dump() + ")");
+    return value;
+  }
+
+  std::string text(const char* key) const {
+    const auto it = entry_.find(key);
+    if (it == entry_.end() || it->is_null()) return {};
+    if (!it->is_string()) fail(label() + ": " + key + " is not a string");
+    return it->get<std::string>();
+  }
+
+  [[noreturn]] void fail(const std::string& problem) const { throw InputError(source_ + ": " + problem); }
+
+ private:
+  std::string label() const { return "benchmarks[" + std::to_string(index_) + "] (" + name() + ")"; }
+
+  const std::string& source_;
+  const nlohmann::json& entry_;
+  std::size_t index_;
+};
+
+// An allocgate report: one entry per case, every field ours.
+CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
+  CaseResult c;
+  c.name = r.name();
+  c.workload = r.text("workload");
+  c.variant = r.text("variant");
+  c.size = static_cast<std::uint64_t>(r.figure("size").value_or(0));
+  const auto allocs = r.figure("allocs_per_op");
+  if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
+  c.allocs_per_op = *allocs;
+  c.bytes_per_op = r.figure("bytes_per_op");
+  c.peak_bytes = r.figure("peak_bytes");
+  c.ns_median = r.figure("real_time");
+  c.ns_min = r.figure("ns_per_op_min");
+  c.ns_max = r.figure("ns_per_op_max");
+  c.iterations = static_cast<std::int64_t>(r.figure("iterations").value_or(0));
+  c.output_sha256 = r.text("output_sha256");
+  if (const auto it = entry.find("equal_to_reference"); it != entry.end() && !it->is_null()) {
+    if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
+    c.equal_to_reference = it->get<bool>();
+  }
+  return c;
+}
+
+double to_ns(double value, const std::string& unit, const Reader& r) {
+  if (unit.empty() || unit == "ns") return value;
+  if (unit == "us") return value * 1e3;
+  if (unit == "ms") return value * 1e6;
+  if (unit == "s") return value * 1e9;
+  r.fail("unknown time_unit '" + unit + "'");
+}
+
+Report read_google_benchmark(const nlohmann::json& json, const std::string& source) {
+  // Repetitions repeat a name; allocation figures are per name, times are
+  // summarised over the repetitions.
+  std::map<std::string, std::vector<double>> times;
+  std::vector<CaseResult> order;
+  std::map<std::string, std::size_t> index;
+  const auto& entries = json.at("benchmarks");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const auto& entry = entries[i];
+    if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
+    const Reader r(source, entry, i);
+    if (r.text("run_type") == "aggregate") continue;
+    if (entry.value("error_occurred", false)) r.fail(r.name() + ": the benchmark reported an error");
+    const std::string name = r.name();
+    const auto allocs = r.figure("allocs/op");
+    if (!allocs) continue;  // not counted: listed by the gate as unknown, not as 0
+    const double ns = to_ns(r.figure("real_time").value_or(0), r.text("time_unit"), r);
+    times[name].push_back(ns);
+    const auto [it, inserted] = index.try_emplace(name, order.size());
+    if (inserted) {
+      CaseResult c;
+      c.name = name;
+      order.push_back(c);
+    }
+    CaseResult& c = order[it->second];
+    // Keep the largest figures any repetition saw: the gate errs towards failing.
+    c.allocs_per_op = std::max(c.allocs_per_op, *allocs);
+    if (const auto b = r.figure("bytes/op")) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *b);
+    if (const auto p = r.figure("peak_bytes")) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *p);
+    c.iterations += static_cast<std::int64_t>(r.figure("iterations").value_or(0));
+  }
+  for (CaseResult& c : order) {
+    auto& t = times[c.name];
+    std::sort(t.begin(), t.end());
+    c.ns_median = t[t.size() / 2];
+    c.ns_min = t.front();
+    c.ns_max = t.back();
+  }
+  Report report;
+  report.context = json.value("context", nlohmann::json::object());
+  report.cases = std::move(order);
+  return report;
+}
+
+}  // namespace
+
+Report report_from_json(const nlohmann::json& json, const std::string& source) {
+  if (!json.is_object()) throw InputError(source + ": not a report (the top level is not an object)");
+  const auto context = json.find("context");
+  const auto benchmarks = json.find("benchmarks");
+  if (benchmarks == json.end() || !benchmarks->is_array()) {
+    throw InputError(source + ": not a report (no benchmarks array)");
+  }
+  if (context != json.end() && !context->is_object()) throw InputError(source + ": context is not an object");
+
+  Report report;
+  const bool ours = context != json.end() && context->contains("allocgate_schema_version");
+  if (ours) {
+    const auto& version = context->at("allocgate_schema_version");
+    if (!version.is_number_integer() || version.get<int>() != kReportSchemaVersion) {
+      throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
+                       std::to_string(kReportSchemaVersion) + ")");
+    }
+    report.context = *context;
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
+      const auto& entry = (*benchmarks)[i];
+      if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
+      CaseResult c = read_case(Reader(source, entry, i), entry);
+      if (!names.insert(c.name).second) throw InputError(source + ": case " + c.name + " appears twice");
+      report.cases.push_back(std::move(c));
+    }
+  } else {
+    report = read_google_benchmark(json, source);
+  }
+  if (report.cases.empty()) {
+    throw InputError(source + (ours ? ": the report has no cases"
+                                    : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
+  }
+  return report;
+}
+
+Report read_report(const std::filesystem::path& file) {
+  return report_from_json(read_json_file(file), file.string());
+}
+
+nlohmann::json to_json(const Report& report) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for (const CaseResult& c : report.cases) {
+    nlohmann::json entry{{"name", c.name},     {"run_name", c.name},   {"run_type", "iteration"},
+                         {"workload", c.workload}, {"variant", c.variant}, {"size", c.size},
+                         {"iterations", c.iterations}, {"time_unit", "ns"}, {"allocs_per_op", json_number(c.allocs_per_op)}};
+    // Google Benchmark's fields carry the median, so compare.py reads ours;
+    // a figure not measured is left out, never written as 0.
+    if (c.ns_median) entry["real_time"] = entry["cpu_time"] = *c.ns_median;
+    if (c.ns_min) entry["ns_per_op_min"] = *c.ns_min;
+    if (c.ns_max) entry["ns_per_op_max"] = *c.ns_max;
+    if (c.bytes_per_op) entry["bytes_per_op"] = json_number(*c.bytes_per_op);
+    if (c.peak_bytes) entry["peak_bytes"] = json_number(*c.peak_bytes);
+    if (!c.output_sha256.empty()) entry["output_sha256"] = c.output_sha256;
+    if (c.equal_to_reference) entry["equal_to_reference"] = *c.equal_to_reference;
+    benchmarks.push_back(std::move(entry));
+  }
+  nlohmann::json context = report.context;
+  context["allocgate_schema_version"] = kReportSchemaVersion;
+  return nlohmann::json{{"context", context}, {"benchmarks", benchmarks}};
+}
+
+}  // namespace allocgate::reports

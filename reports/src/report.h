@@ -1,0 +1,58 @@
+// The report: what `allocgate run` writes and what diff, compare and table
+// read. Its layout follows Google Benchmark's JSON (context, benchmarks[] with
+// name, real_time, cpu_time, time_unit), so benchmark's tools/compare.py reads
+// it too; and the readers accept the JSON of any Google Benchmark binary that
+// reports allocgate's counters (allocs/op, bytes/op, peak_bytes).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace allocgate::reports {
+
+/// Bumped when a field changes meaning or goes away; readers refuse others.
+inline constexpr int kReportSchemaVersion = 1;
+
+struct CaseResult {
+  std::string name;  ///< "workload/variant/size", or a benchmark's own name
+  // From the registry; empty / 0 for another binary's benchmarks.
+  std::string workload;
+  std::string variant;
+  std::uint64_t size = 0;
+
+  double allocs_per_op = 0;  ///< exact; an integer for deterministic code
+  std::optional<double> bytes_per_op;
+  std::optional<double> peak_bytes;
+  // Time per operation in nanoseconds over the repetitions; absent when the
+  // case was not timed.
+  std::optional<double> ns_median, ns_min, ns_max;
+  std::int64_t iterations = 0;
+  std::string output_sha256;
+  std::optional<bool> equal_to_reference;
+};
+
+struct Report {
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<CaseResult> cases;
+
+  /// The key its bounds are kept under (context.allocgate_toolchain); empty
+  /// when the report does not say.
+  std::string toolchain() const;
+  const CaseResult* find(const std::string& name) const;
+};
+
+/// Reads an allocgate report or a Google Benchmark JSON with allocgate's
+/// counters. Throws InputError naming the file and the problem: unreadable,
+/// malformed, wrong schema version, no cases, duplicate names, negative or
+/// non-numeric figures.
+Report read_report(const std::filesystem::path& file);
+Report report_from_json(const nlohmann::json& json, const std::string& source);
+
+nlohmann::json to_json(const Report& report);
+
+}  // namespace allocgate::reports

@@ -1,0 +1,212 @@
+#include "runner.h"
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <regex>
+
+#include "allocgate/measure.h"
+#include "context.h"
+#include "input_error.h"
+#include "registry/sha256.h"
+#include "registry/workload.h"
+
+namespace allocgate::reports {
+namespace {
+
+using allocgate::workloads::all_workloads;
+using allocgate::workloads::Workload;
+using Clock = std::chrono::steady_clock;
+
+struct Selected {
+  const Workload* workload;
+  std::string_view variant;
+  std::size_t size;
+  std::string name;
+};
+
+std::vector<Selected> select_cases(const std::string& filter) {
+  std::regex pattern;
+  try {
+    pattern = std::regex(filter.empty() ? std::string(".") : filter);
+  } catch (const std::regex_error& e) {
+    throw InputError("--filter '" + filter + "' is not a regular expression: " + e.what());
+  }
+  std::vector<Selected> cases;
+  for (const Workload& w : all_workloads()) {
+    for (const std::string_view v : w.variants) {
+      for (const std::size_t n : w.sizes) {
+        std::string name = allocgate::workloads::case_name(w, v, n);
+        if (std::regex_search(name, pattern)) cases.push_back({&w, v, n, std::move(name)});
+      }
+    }
+  }
+  if (cases.empty()) throw InputError("--filter '" + filter + "' matches no case");
+  return cases;
+}
+
+// Prints "[i/n] name" lines, but only once the run has lasted a second: a
+// quick run stays quiet.
+class Progress {
+ public:
+  Progress(std::ostream& out, std::size_t total) : out_(out), total_(total), start_(Clock::now()) {}
+  void step(const std::string& what) {
+    ++done_;
+    if (Clock::now() - start_ > std::chrono::seconds(1)) {
+      out_ << "[" << done_ << "/" << total_ << "] " << what << std::endl;
+    }
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+  Clock::time_point start_;
+};
+
+// The counting pass: one warm-up operation, then counted_runs operations.
+void count_case(const Selected& s, int counted_runs, CaseResult& result) {
+  const auto c = s.workload->prepare(s.variant, s.size);
+  const AllocsPerRun per_run = allocs_per_run(counted_runs, [&] { c->run(); });
+  const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
+  result.allocs_per_op = per_run.mean;
+  result.bytes_per_op = static_cast<double>(per_run.total.bytes_allocated) / counted_runs;
+  result.peak_bytes = static_cast<double>(one.peak_live_bytes);
+  result.output_sha256 = allocgate::workloads::sha256_hex(c->output());
+}
+
+// Google Benchmark reporter that keeps each repetition's time per case and
+// reports progress; prints nothing itself.
+class Collector : public ::benchmark::BenchmarkReporter {
+ public:
+  explicit Collector(Progress& progress) : progress_(progress) {}
+  bool ReportContext(const Context& context) override {
+    context_ = nlohmann::json{{"num_cpus", context.cpu_info.num_cpus},
+                              {"mhz_per_cpu", static_cast<long>(context.cpu_info.cycles_per_second / 1e6)},
+                              {"cpu_scaling_enabled", context.cpu_info.scaling == ::benchmark::CPUInfo::ENABLED},
+                              {"load_avg", context.cpu_info.load_avg},
+                              {"host_name", context.sys_info.name}};
+    return true;
+  }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Iteration) continue;
+      const std::string name = run.benchmark_name();
+      if (run.error_occurred) throw std::runtime_error(name + ": " + run.error_message);
+      times_[name].push_back(run.GetAdjustedRealTime());
+      iterations_[name] += run.iterations;
+      if (run.repetition_index + 1 == run.repetitions) progress_.step(name);
+    }
+  }
+  std::map<std::string, std::vector<double>> times_;
+  std::map<std::string, std::int64_t> iterations_;
+  nlohmann::json context_ = nlohmann::json::object();
+
+ private:
+  Progress& progress_;
+};
+
+// The timing pass: each case registered as a benchmark, inputs built and one
+// warm-up operation outside the timed loop.
+nlohmann::json time_cases(const std::vector<Selected>& cases, const RunOptions& options,
+                          std::vector<CaseResult>& results, Progress& progress) {
+  for (const Selected& s : cases) {
+    ::benchmark::RegisterBenchmark(s.name.c_str(), [&s](::benchmark::State& state) {
+      const auto c = s.workload->prepare(s.variant, s.size);
+      c->run();
+      for (auto _ : state) c->run();
+    })->Unit(::benchmark::kNanosecond);
+  }
+  std::string repetitions = "--benchmark_repetitions=" + std::to_string(options.repetitions);
+  std::string min_time = "--benchmark_min_time=" + std::to_string(options.min_time);
+  std::string program = "allocgate";
+  char* argv[] = {program.data(), repetitions.data(), min_time.data(), nullptr};
+  int argc = 3;
+  ::benchmark::Initialize(&argc, argv);
+  Collector collector(progress);
+  ::benchmark::RunSpecifiedBenchmarks(&collector);
+  ::benchmark::ClearRegisteredBenchmarks();
+  for (CaseResult& r : results) {
+    auto& t = collector.times_[r.name];
+    if (t.empty()) continue;
+    std::sort(t.begin(), t.end());
+    r.ns_median = t[t.size() / 2];
+    r.ns_min = t.front();
+    r.ns_max = t.back();
+    r.iterations = collector.iterations_[r.name];
+  }
+  return collector.context_;
+}
+
+std::string cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+}  // namespace
+
+Report run_cases(const RunOptions& options, std::ostream& progress_out) {
+  const std::vector<Selected> cases = select_cases(options.filter);
+  Progress progress(progress_out, options.time ? 2 * cases.size() : cases.size());
+
+  Report report;
+  std::map<std::string, std::string> reference_hash;  // "workload/size" -> hash
+  for (const Selected& s : cases) {
+    CaseResult r;
+    r.name = s.name;
+    r.workload = s.workload->name;
+    r.variant = s.variant;
+    r.size = s.size;
+    count_case(s, options.counted_runs, r);
+    const std::string key = std::string(s.workload->name) + "/" + std::to_string(s.size);
+    if (!reference_hash.count(key)) {
+      const auto reference = s.workload->prepare(s.workload->variants.front(), s.size);
+      reference->run();
+      reference_hash[key] = allocgate::workloads::sha256_hex(reference->output());
+    }
+    r.equal_to_reference = r.output_sha256 == reference_hash[key];
+    report.cases.push_back(std::move(r));
+    progress.step(s.name + " (counted)");
+  }
+
+  report.context = build_context();
+  report.context["cpu"] = cpu_model();
+  nlohmann::json workloads = nlohmann::json::object();
+  for (const Workload& w : all_workloads()) {
+    workloads[std::string(w.name)] = {{"summary", w.summary},
+                                      {"case_study_size", w.default_size},
+                                      {"reference_variant", w.variants.front()}};
+  }
+  report.context["allocgate_workloads"] = workloads;
+  report.context["allocgate_counted_runs"] = options.counted_runs;
+  if (options.time) {
+    report.context.update(time_cases(cases, options, report.cases, progress));
+    report.context["allocgate_repetitions"] = options.repetitions;
+  }
+  return report;
+}
+
+std::string case_output(const std::string& name) {
+  for (const Workload& w : all_workloads()) {
+    for (const std::string_view v : w.variants) {
+      for (const std::size_t n : w.sizes) {
+        if (allocgate::workloads::case_name(w, v, n) != name) continue;
+        const auto c = w.prepare(v, n);
+        c->run();
+        return c->output();
+      }
+    }
+  }
+  throw InputError("no case named '" + name + "' (allocgate list shows them)");
+}
+
+}  // namespace allocgate::reports

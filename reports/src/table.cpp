@@ -1,0 +1,256 @@
+#include "table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+#include "format.h"
+
+namespace allocgate::reports {
+namespace {
+
+// The cases of one workload, arranged by variant and size.
+struct WorkloadView {
+  std::string name;
+  std::string summary;
+  std::vector<std::string> variants;  // in report order; the reference first
+  std::vector<std::uint64_t> sizes;   // ascending
+  std::uint64_t table_size = 0;       // the size the main table shows
+  std::map<std::pair<std::string, std::uint64_t>, const CaseResult*> cases;
+
+  const CaseResult* at(const std::string& variant, std::uint64_t size) const {
+    const auto it = cases.find({variant, size});
+    return it == cases.end() ? nullptr : it->second;
+  }
+};
+
+std::vector<WorkloadView> arrange(const Report& report) {
+  std::vector<WorkloadView> views;
+  std::map<std::string, std::size_t> index;
+  for (const CaseResult& c : report.cases) {
+    if (c.workload.empty()) continue;
+    const auto [it, inserted] = index.try_emplace(c.workload, views.size());
+    if (inserted) views.push_back(WorkloadView{c.workload, {}, {}, {}, 0, {}});
+    WorkloadView& v = views[it->second];
+    if (std::find(v.variants.begin(), v.variants.end(), c.variant) == v.variants.end()) v.variants.push_back(c.variant);
+    if (std::find(v.sizes.begin(), v.sizes.end(), c.size) == v.sizes.end()) v.sizes.push_back(c.size);
+    v.cases[{c.variant, c.size}] = &c;
+  }
+  const nlohmann::json workloads = report.context.value("allocgate_workloads", nlohmann::json::object());
+  for (WorkloadView& v : views) {
+    std::sort(v.sizes.begin(), v.sizes.end());
+    v.table_size = v.sizes[v.sizes.size() / 2];
+    if (const auto w = workloads.find(v.name); w != workloads.end() && w->is_object()) {
+      v.summary = w->value("summary", "");
+      const auto size = w->value("case_study_size", std::uint64_t{0});
+      if (std::find(v.sizes.begin(), v.sizes.end(), size) != v.sizes.end()) v.table_size = size;
+      const std::string reference = w->value("reference_variant", "");
+      const auto r = std::find(v.variants.begin(), v.variants.end(), reference);
+      if (r != v.variants.end()) std::rotate(v.variants.begin(), r, r + 1);
+    }
+  }
+  return views;
+}
+
+std::string optional_cell(const std::optional<double>& v) { return v ? exact(*v) : "-"; }
+std::string time_cell(const CaseResult& c) { return c.ns_median ? nanoseconds(*c.ns_median) : "-"; }
+
+std::string speedup(const CaseResult& c, const CaseResult* reference) {
+  if (!reference || !reference->ns_median || !c.ns_median || *c.ns_median <= 0) return "-";
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << *reference->ns_median / *c.ns_median << "x";
+  return out.str();
+}
+
+std::string equality(const CaseResult& c, bool is_reference) {
+  if (is_reference) return "reference";
+  if (!c.equal_to_reference) return "-";
+  return *c.equal_to_reference ? "equal" : "DIFFERS";
+}
+
+std::string html_escape(const std::string& text) {
+  std::string out;
+  for (const char ch : text) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += ch;
+    }
+  }
+  return out;
+}
+
+void print_plain_markdown(std::ostream& out, const Report& report) {
+  out << "| benchmark | ns/op | B/op | allocs/op | peak bytes |\n|---|---:|---:|---:|---:|\n";
+  for (const CaseResult& c : report.cases) {
+    if (!c.workload.empty()) continue;
+    out << "| `" << c.name << "` | " << time_cell(c) << " | " << optional_cell(c.bytes_per_op) << " | "
+        << exact(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
+  }
+}
+
+}  // namespace
+
+void print_markdown_tables(std::ostream& out, const Report& report) {
+  const std::vector<WorkloadView> views = arrange(report);
+  for (const WorkloadView& v : views) {
+    out << "### " << v.name;
+    if (!v.summary.empty()) out << ": " << v.summary;
+    out << " (" << v.table_size << " per op)\n\n";
+    out << "| variant | ns/op | B/op | allocs/op | speedup | output |\n|---|---:|---:|---:|---:|---|\n";
+    const CaseResult* reference = v.at(v.variants.front(), v.table_size);
+    for (const std::string& variant : v.variants) {
+      const CaseResult* c = v.at(variant, v.table_size);
+      if (!c) continue;
+      out << "| " << variant << " | " << time_cell(*c) << " | " << optional_cell(c->bytes_per_op) << " | "
+          << exact(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
+          << equality(*c, c == reference) << " |\n";
+    }
+    out << "\nallocs/op by input size:\n\n| variant |";
+    for (const auto size : v.sizes) out << " " << size << " |";
+    out << "\n|---|";
+    for (std::size_t i = 0; i < v.sizes.size(); ++i) out << "---:|";
+    out << "\n";
+    for (const std::string& variant : v.variants) {
+      out << "| " << variant << " |";
+      for (const auto size : v.sizes) {
+        const CaseResult* c = v.at(variant, size);
+        out << " " << (c ? exact(c->allocs_per_op) : "-") << " |";
+      }
+      out << "\n";
+    }
+    out << "\n";
+  }
+  if (std::any_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.workload.empty(); })) {
+    print_plain_markdown(out, report);
+  }
+}
+
+// --- HTML -------------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kPalette[] = {"#c0392b", "#2980b9", "#27ae60", "#8e44ad", "#d35400", "#16a085"};
+
+// Horizontal bars, one per variant, linear in value; the value is printed
+// beside each bar, so a bar of 0 still says "0".
+void svg_bars(std::ostream& out, const std::string& kind, const std::string& title,
+              const std::vector<std::pair<std::string, double>>& bars, const std::string& unit) {
+  const int row = 26, label_width = 130, bar_width = 300, height = 30 + row * static_cast<int>(bars.size());
+  double max = 0;
+  for (const auto& [label, value] : bars) max = std::max(max, value);
+  out << "<svg class=\"chart " << kind << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\""
+      << height << "\" role=\"img\" aria-label=\"" << html_escape(title) << "\">\n"
+      << "<text x=\"0\" y=\"16\" class=\"title\">" << html_escape(title) << "</text>\n";
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    const auto& [label, value] = bars[i];
+    const int y = 26 + row * static_cast<int>(i);
+    const double w = max > 0 ? bar_width * value / max : 0;
+    out << "<text x=\"0\" y=\"" << y + 15 << "\">" << html_escape(label) << "</text>"
+        << "<rect class=\"bar\" x=\"" << label_width << "\" y=\"" << y << "\" width=\"" << std::fixed
+        << std::setprecision(1) << w << "\" height=\"20\" fill=\"" << kPalette[i % std::size(kPalette)] << "\"/>"
+        << "<text x=\"" << label_width + w + 6 << "\" y=\"" << y + 15 << "\">" << html_escape(exact(value) + unit)
+        << "</text>\n";
+  }
+  out << "</svg>\n";
+}
+
+// allocs/op against input size, one line per variant. Sizes are evenly spaced
+// (they grow by decades); the y axis is log10(1 + allocs/op) so that 0 and a
+// million fit on one chart.
+void svg_scaling(std::ostream& out, const WorkloadView& v) {
+  const int width = 560, height = 260, left = 60, right = 150, top = 30, bottom = 40;
+  const int plot_w = width - left - right, plot_h = height - top - bottom;
+  double max_log = 1;
+  for (const auto& [key, c] : v.cases) max_log = std::max(max_log, std::log10(1 + c->allocs_per_op));
+  max_log = std::ceil(max_log);
+  const auto x_of = [&](std::size_t i) {
+    return left + (v.sizes.size() == 1 ? plot_w / 2.0 : plot_w * static_cast<double>(i) / (v.sizes.size() - 1));
+  };
+  const auto y_of = [&](double allocs) { return top + plot_h * (1 - std::log10(1 + allocs) / max_log); };
+  out << "<svg class=\"chart scaling\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << height << "\" role=\"img\" aria-label=\"allocs/op by input size\">\n"
+      << "<text x=\"0\" y=\"16\" class=\"title\">allocs/op by input size (log scale)</text>\n"
+      << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top + plot_h << "\" x2=\"" << left + plot_w
+      << "\" y2=\"" << top + plot_h << "\"/>\n<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
+      << left << "\" y2=\"" << top + plot_h << "\"/>\n";
+  for (int decade = 0; decade <= static_cast<int>(max_log); ++decade) {
+    const double value = std::pow(10.0, decade) - 1;
+    out << "<text x=\"" << left - 6 << "\" y=\"" << std::fixed << std::setprecision(1) << y_of(value) + 4
+        << "\" text-anchor=\"end\">" << exact(std::round(value)) << "</text>\n";
+  }
+  for (std::size_t i = 0; i < v.sizes.size(); ++i) {
+    out << "<text x=\"" << x_of(i) << "\" y=\"" << top + plot_h + 18 << "\" text-anchor=\"middle\">" << v.sizes[i]
+        << "</text>\n";
+  }
+  for (std::size_t s = 0; s < v.variants.size(); ++s) {
+    const char* color = kPalette[s % std::size(kPalette)];
+    std::ostringstream points;
+    for (std::size_t i = 0; i < v.sizes.size(); ++i) {
+      if (const CaseResult* c = v.at(v.variants[s], v.sizes[i])) {
+        points << std::fixed << std::setprecision(1) << x_of(i) << "," << y_of(c->allocs_per_op) << " ";
+        out << "<circle cx=\"" << x_of(i) << "\" cy=\"" << y_of(c->allocs_per_op) << "\" r=\"3\" fill=\"" << color
+            << "\"/>\n";
+      }
+    }
+    out << "<polyline class=\"series\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
+        << points.str() << "\"/>\n<text x=\"" << left + plot_w + 12 << "\" y=\"" << top + 14 + 18 * s
+        << "\" fill=\"" << color << "\">" << html_escape(v.variants[s]) << "</text>\n";
+  }
+  out << "</svg>\n";
+}
+
+}  // namespace
+
+void print_html(std::ostream& out, const Report& report) {
+  const std::vector<WorkloadView> views = arrange(report);
+  out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>allocgate report</title>\n"
+         "<style>body{font:14px/1.4 sans-serif;margin:2em;max-width:1200px}"
+         "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px}"
+         "td.n{text-align:right;font-variant-numeric:tabular-nums}svg{margin:.5em 1em .5em 0;vertical-align:top}"
+         "svg text{font:12px sans-serif}svg .title{font-weight:bold}.axis{stroke:#555}"
+         ".differs{color:#c0392b;font-weight:bold}</style></head><body>\n<h1>allocgate report</h1>\n<p>";
+  for (const char* key : {"date", "allocgate_toolchain", "compiler", "build_type", "cpu", "git_commit"}) {
+    if (const auto it = report.context.find(key); it != report.context.end() && it->is_string()) {
+      out << html_escape(key) << ": <b>" << html_escape(it->get<std::string>()) << "</b> &nbsp; ";
+    }
+  }
+  out << "</p>\n";
+  for (const WorkloadView& v : views) {
+    out << "<section class=\"workload\" id=\"" << html_escape(v.name) << "\"><h2>" << html_escape(v.name) << "</h2>\n";
+    if (!v.summary.empty()) out << "<p>" << html_escape(v.summary) << " (" << v.table_size << " per op)</p>\n";
+    out << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th></tr>\n";
+    const CaseResult* reference = v.at(v.variants.front(), v.table_size);
+    std::vector<std::pair<std::string, double>> allocs, times;
+    for (const std::string& variant : v.variants) {
+      const CaseResult* c = v.at(variant, v.table_size);
+      if (!c) continue;
+      const std::string eq = equality(*c, c == reference);
+      out << "<tr><td>" << html_escape(variant) << "</td><td class=\"n\">" << time_cell(*c) << "</td><td class=\"n\">"
+          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << exact(c->allocs_per_op)
+          << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
+          << (eq == "DIFFERS" ? " class=\"differs\"" : "") << ">" << eq << "</td></tr>\n";
+      allocs.emplace_back(variant, c->allocs_per_op);
+      if (c->ns_median) times.emplace_back(variant, std::round(*c->ns_median * 10) / 10);
+    }
+    out << "</table>\n<div>";
+    svg_bars(out, "allocs", "allocs/op", allocs, "");
+    if (!times.empty()) svg_bars(out, "time", "ns/op (median)", times, " ns");
+    svg_scaling(out, v);
+    out << "</div></section>\n";
+  }
+  if (views.empty()) {
+    std::ostringstream plain;
+    print_plain_markdown(plain, report);
+    out << "<pre>" << html_escape(plain.str()) << "</pre>\n";
+  }
+  out << "</body></html>\n";
+}
+
+}  // namespace allocgate::reports
