@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# The main job: build the release preset, run every workload case as a Google
-# Benchmark with exact allocs/op, and print the table.
-# Extra arguments go to the benchmark binary (e.g. --benchmark_filter=xml).
+# The main job: build the release preset, run every workload case (timed with
+# Google Benchmark, allocations counted exactly in a separate pass), print the
+# tables, write the report, and gate it against ci/alloc-bounds.json.
+# Exit 0 when every bound holds, 1 on a regression, 2 on bad input.
+# Extra arguments go to `allocgate run` (e.g. --filter xml_listing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh
 
 cmake --preset release >/dev/null
-cmake --build --preset release --target allocgate_workloads_bench
-build/release/workloads/allocgate_workloads_bench --benchmark_min_time=0.1 "$@"
+cmake --build --preset release --target allocgate
+allocgate=build/release/reports/allocgate
+report=build/release/allocgate-report.json
+
+"$allocgate" run --out "$report" "$@"
+echo
+"$allocgate" diff --bounds ci/alloc-bounds.json "$report"

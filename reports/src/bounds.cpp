@@ -40,9 +40,21 @@ Bound read_bound(const nlohmann::json& entry, const std::string& where) {
   return b;
 }
 
+BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& source);
+
 }  // namespace
 
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
+  try {
+    return read_bounds_json(json, source);
+  } catch (const nlohmann::json::exception& e) {  // a shape check that was missed
+    throw InputError(source + ": unexpected JSON: " + e.what());
+  }
+}
+
+namespace {
+
+BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a bounds file (the top level is not an object)");
   const auto version = json.find("allocgate_bounds_version");
   if (version == json.end()) throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
@@ -64,6 +76,8 @@ BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& sourc
   }
   return bounds;
 }
+
+}  // namespace
 
 BoundsFile read_bounds(const std::filesystem::path& file) {
   return bounds_from_json(read_json_file(file), file.string());

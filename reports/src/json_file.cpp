@@ -15,10 +15,53 @@
 
 namespace allocgate::reports {
 
+namespace {
+
+// Google Benchmark writes a counter's coefficient of variation as NaN when its
+// mean is 0 (every allocs/op aggregate of a zero-allocation benchmark), and
+// JSON has no NaN. Outside strings, non-finite literals become null, which the
+// report reader then refuses wherever it needs a figure.
+std::string null_for_non_finite(std::string_view text) {
+  static constexpr std::string_view kLiterals[] = {"-Infinity", "Infinity", "-nan", "-inf", "NaN", "nan", "inf"};
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) {
+        out += text[++i];
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') in_string = true;
+    bool replaced = false;
+    for (const std::string_view literal : kLiterals) {
+      if (text.substr(i, literal.size()) == literal) {
+        out += "null";
+        i += literal.size() - 1;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json parse_json(std::string_view text, const std::string& source) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
+    // Retry without the non-finite literals; report the first error if that
+    // does not help either.
+    const nlohmann::json retried = nlohmann::json::parse(null_for_non_finite(text), nullptr, false);
+    if (!retried.is_discarded()) return retried;
     throw InputError(source + ": malformed JSON at byte " + std::to_string(e.byte));
   }
 }

@@ -41,7 +41,8 @@ class Reader {
 
   std::optional<double> figure(const char* key) const {
     const auto it = entry_.find(key);
-    if (it == entry_.end() || it->is_null()) return std::nullopt;
+    if (it == entry_.end()) return std::nullopt;
+    if (it->is_null()) fail(label() + ": " + key + " is null or NaN");
     if (!it->is_number()) fail(label() + ": " + key + " is not a number");
     const double value = it->get<double>();
     if (!std::isfinite(value)) fail(label() + ": " + key + " is not finite");
@@ -110,7 +111,9 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
     if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
     const Reader r(source, entry, i);
     if (r.text("run_type") == "aggregate") continue;
-    if (entry.value("error_occurred", false)) r.fail(r.name() + ": the benchmark reported an error");
+    if (const auto e = entry.find("error_occurred"); e != entry.end() && (!e->is_boolean() || e->get<bool>())) {
+      r.fail(r.name() + ": the benchmark reported an error");
+    }
     const std::string name = r.name();
     const auto allocs = r.figure("allocs/op");
     if (!allocs) continue;  // not counted: listed by the gate as unknown, not as 0
@@ -144,7 +147,25 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
 
 }  // namespace
 
+namespace {
+
+Report read_any(const nlohmann::json& json, const std::string& source);
+
+}  // namespace
+
 Report report_from_json(const nlohmann::json& json, const std::string& source) {
+  // Every shape is checked on the way; this net turns a check that was missed
+  // into the same one-line error instead of a crash.
+  try {
+    return read_any(json, source);
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": unexpected JSON: " + e.what());
+  }
+}
+
+namespace {
+
+Report read_any(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a report (the top level is not an object)");
   const auto context = json.find("context");
   const auto benchmarks = json.find("benchmarks");
@@ -179,6 +200,8 @@ Report report_from_json(const nlohmann::json& json, const std::string& source) {
   }
   return report;
 }
+
+}  // namespace
 
 Report read_report(const std::filesystem::path& file) {
   return report_from_json(read_json_file(file), file.string());

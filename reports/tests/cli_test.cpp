@@ -1,0 +1,173 @@
+// The allocgate binary end to end: exit codes (0 pass, 1 regression, 2 bad
+// input), one-line errors, and the gate catching an injected regression.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kAllocgate = ALLOCGATE_BIN;
+const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;
+const std::string kFixtures = ALLOCGATE_FIXTURES;
+const std::string kBounds = ALLOCGATE_BOUNDS;
+
+struct Result {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+Result run(const std::string& command) {
+  Result result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("allocgate-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+TEST_F(Cli, VersionAndHelp) {
+  EXPECT_EQ(run(kAllocgate + " --version").output, "allocgate 0.1.0\n");
+  const Result help = run(kAllocgate + " --help");
+  EXPECT_EQ(help.code, 0);
+  for (const char* sub : {"run", "diff", "compare", "table", "output", "list"}) {
+    EXPECT_NE(help.output.find(sub), std::string::npos) << sub;
+  }
+  EXPECT_EQ(run(kAllocgate + " no-such-command").code, 2);
+  EXPECT_EQ(run(kAllocgate + " diff").code, 2);  // --bounds and the report are required
+}
+
+TEST_F(Cli, TheRecordedBoundsHoldForTheFixture) {
+  const Result r = run(kAllocgate + " diff --bounds " + kBounds + " " + kFixtures + "/report.json");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 regression(s)"), std::string::npos);
+  // Under --strict, the bounds the fixture does not cover fail the gate.
+  EXPECT_EQ(run(kAllocgate + " diff --strict --bounds " + kBounds + " " + kFixtures + "/report.json").code, 1);
+}
+
+TEST_F(Cli, ReadsAGoogleBenchmarkBinarysJson) {
+  const Result r = run(kAllocgate + " diff --bounds " + kBounds + " " + kFixtures + "/google-benchmark.json");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("row_parse/naive/100"), std::string::npos);
+  EXPECT_NE(r.output.find("order_format/pooled_contended/1/threads:2"), std::string::npos);  // listed, unbounded
+}
+
+TEST_F(Cli, BadInputIsOneLineAndExitTwo) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"diff --bounds " + kBounds + " " + kFixtures + "/missing.json", "missing.json: cannot read"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/malformed.json", "malformed.json: malformed JSON"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/wrong-schema.json", "schema version 99"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/negative.json", "allocs_per_op is negative"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/not-a-number.json", "allocs_per_op is not a number"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/nan.json", "allocs_per_op is null or NaN"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/duplicate.json", "appears twice"},
+      {"diff --bounds " + kBounds + " " + kFixtures + "/empty.json", "the report has no cases"},
+      {"diff --bounds " + kFixtures + "/bounds-other-toolchain.json " + kFixtures + "/report.json",
+       "has no bounds for toolchain gcc-12-libstdc++-12 (it has: clang-99-libc++-99000)"},
+      {"diff --bounds " + kFixtures + "/bounds-unknown-field.json " + kFixtures + "/report.json",
+       "unknown field 'tolerence'"},
+      {"table " + kFixtures + "/malformed.json", "malformed JSON"},
+      {"compare " + kFixtures + "/report.json " + kFixtures + "/empty.json", "no cases"},
+      {"output no/such/case", "no case named 'no/such/case'"},
+      {"run --filter '('", "is not a regular expression"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result r = run(kAllocgate + " " + args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.rfind("allocgate: ", 0), 0u) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "one line: " << r.output;
+  }
+}
+
+// The point of the gate: a build that adds one allocation per entry to
+// xml_listing/optimized fails it, naming the case and the delta.
+TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
+  const std::string report = path("regressed.json");
+  const Result ran =
+      run(kRegressed + " run --no-timing --filter 'xml_listing/optimized/(10|1000)$' --out " + report);
+  ASSERT_EQ(ran.code, 0) << ran.output;
+  const Result gate = run(kAllocgate + " diff --bounds " + kBounds + " " + report);
+  EXPECT_EQ(gate.code, 1) << gate.output;
+  EXPECT_EQ(gate.output.rfind("REGRESSION xml_listing/optimized/10", 0), 0u) << gate.output;
+  EXPECT_NE(gate.output.find("REGRESSION xml_listing/optimized/10: allocs/op 10 > bound 0 (+10)"), std::string::npos);
+  EXPECT_NE(gate.output.find("REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)"),
+            std::string::npos);
+  const Result annotated = run("GITHUB_ACTIONS=true " + kAllocgate + " diff --markdown --bounds " + kBounds + " " + report);
+  EXPECT_EQ(annotated.code, 1);
+  EXPECT_EQ(annotated.output.rfind("::error title=allocation regression::xml_listing/optimized/10", 0), 0u)
+      << annotated.output;
+  EXPECT_NE(annotated.output.find("### allocgate: allocation regression"), std::string::npos);
+
+  // The same cases from the real build pass.
+  const std::string clean = path("clean.json");
+  ASSERT_EQ(run(kAllocgate + " run --no-timing --filter 'xml_listing/optimized/(10|1000)$' --out " + clean).code, 0);
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + kBounds + " " + clean).code, 0);
+}
+
+TEST_F(Cli, UpdateRewritesTheBoundsAtomicallyAndOnlyTightens) {
+  const std::string bounds = path("bounds.json");
+  fs::copy_file(kBounds, bounds);
+  const std::string report = path("regressed.json");
+  ASSERT_EQ(run(kRegressed + " run --no-timing --filter 'xml_listing/optimized/10$' --out " + report).code, 0);
+  const Result kept = run(kAllocgate + " diff --update --bounds " + bounds + " " + report);
+  EXPECT_EQ(kept.code, 0) << kept.output;
+  EXPECT_NE(kept.output.find("0 change(s)"), std::string::npos) << kept.output;  // a regression is not recorded
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + report).code, 1);
+  const Result loosened = run(kAllocgate + " diff --update --allow-loosen --bounds " + bounds + " " + report);
+  EXPECT_NE(loosened.output.find("loosened xml_listing/optimized/10: allocs/op 0 -> 10"), std::string::npos)
+      << loosened.output;
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + report).code, 0);
+  std::ifstream in(bounds);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("one pass into a reused buffer"), std::string::npos);  // notes survive
+  EXPECT_EQ(run(kAllocgate + " diff --allow-loosen --bounds " + bounds + " " + report).code, 2);  // needs --update
+}
+
+TEST_F(Cli, OutputTableAndCompare) {
+  const Result out = run(kAllocgate + " output timestamp/optimized/1");
+  EXPECT_EQ(out.code, 0);
+  EXPECT_EQ(out.output, "2026-11-30T09:51:58Z 2026-11-30T09:51:58.123Z\n");
+  EXPECT_EQ(run(kAllocgate + " output xml_listing/naive/10").output, run(kAllocgate + " output xml_listing/optimized/10").output);
+  const Result table = run(kAllocgate + " table " + kFixtures + "/report.json");
+  EXPECT_EQ(table.code, 0);
+  EXPECT_NE(table.output.find("### log_report"), std::string::npos);
+  const std::string page = path("report.html");
+  EXPECT_EQ(run(kAllocgate + " table --html --out " + page + " " + kFixtures + "/report.json").code, 0);
+  EXPECT_TRUE(fs::file_size(page) > 2000);
+  const Result cmp = run(kAllocgate + " compare " + kFixtures + "/report.json " + kFixtures + "/report.json");
+  EXPECT_EQ(cmp.code, 0);
+  EXPECT_NE(cmp.output.find("1096 -> 1096"), std::string::npos) << cmp.output;
+}
+
+TEST_F(Cli, ListNamesEveryCase) {
+  const Result r = run(kAllocgate + " list");
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.output.find("xml_listing/optimized/1000\n"), std::string::npos);
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 42);
+}
+
+}  // namespace

@@ -1,0 +1,53 @@
+#include "compare.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+using namespace allocgate::reports;
+using nlohmann::json;
+
+json entry(const std::string& name, double allocs, double bytes, double median, double lo, double hi) {
+  return {{"name", name},           {"allocs_per_op", allocs}, {"bytes_per_op", bytes}, {"real_time", median},
+          {"ns_per_op_min", lo},     {"ns_per_op_max", hi}};
+}
+
+Report report_of(const json& benchmarks) {
+  return report_from_json(json{{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "r.json");
+}
+
+TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
+  const Report base = report_of(json::array({entry("a/same/1", 5, 100, 100, 95, 105),
+                                             entry("a/fewer/1", 1000, 9000, 200, 190, 210),
+                                             entry("a/slower/1", 0, 0, 100, 99, 101),
+                                             entry("a/more/1", 2, 64, 50, 49, 51),
+                                             entry("a/gone/1", 0, 0, 10, 10, 10)}));
+  const Report head = report_of(json::array({entry("a/same/1", 5, 100, 101, 96, 104),
+                                             entry("a/fewer/1", 16, 512, 100, 98, 102),
+                                             entry("a/slower/1", 0, 0, 200, 198, 202),
+                                             entry("a/more/1", 3, 96, 50, 49, 51),
+                                             entry("a/new/1", 0, 0, 10, 10, 10)}));
+  const auto rows = compare_reports(base, head);
+  std::vector<std::string> order;
+  for (const auto& r : rows) order.push_back(r.name);
+  EXPECT_EQ(order, (std::vector<std::string>{"a/fewer/1", "a/more/1", "a/slower/1", "a/same/1", "a/gone/1", "a/new/1"}));
+  EXPECT_DOUBLE_EQ(*rows[0].time_ratio, 0.5);
+  EXPECT_DOUBLE_EQ(*rows[0].ratio_low, 98.0 / 210);
+  EXPECT_DOUBLE_EQ(*rows[0].ratio_high, 102.0 / 190);
+  EXPECT_TRUE(rows[2].time_changed());
+  EXPECT_FALSE(rows[3].time_changed());  // 101 vs 100 within the spread
+
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_NE(text.str().find("1000 -> 16 (-984)"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("-8488"), std::string::npos);
+  EXPECT_NE(text.str().find("0.50x [0.47x, 0.54x]"), std::string::npos);
+  EXPECT_NE(text.str().find("only in base"), std::string::npos);
+  std::ostringstream markdown;
+  print_comparison(markdown, rows, true);
+  EXPECT_NE(markdown.str().find("| `a/more/1` | 2 -> 3 (+1) | +32 |"), std::string::npos) << markdown.str();
+}
+
+}  // namespace

@@ -1,0 +1,159 @@
+// The gate: exact comparison, tolerances, byte bounds, unmatched cases,
+// toolchain sections, the three output forms, and --update.
+
+#include "gate.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "input_error.h"
+
+namespace {
+
+using namespace allocgate::reports;
+using nlohmann::json;
+
+Report report_of(const json& benchmarks) {
+  return report_from_json(json{{"context", {{"allocgate_schema_version", 1}, {"allocgate_toolchain", "tc"}}},
+                               {"benchmarks", benchmarks}},
+                          "report.json");
+}
+
+BoundsFile bounds_of(const json& cases) {
+  return bounds_from_json(json{{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", cases}}}}, "bounds.json");
+}
+
+const GateRow& row(const GateResult& r, const std::string& name) {
+  for (const GateRow& row : r.rows) {
+    if (row.name == name) return row;
+  }
+  throw std::runtime_error("no row " + name);
+}
+
+TEST(Gate, ExactByDefault) {
+  const Report report = report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 16}},
+                                               {{"name", "a/y/1"}, {"allocs_per_op", 0}},
+                                               {{"name", "a/z/1"}, {"allocs_per_op", 1016}}}));
+  const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 16}}},
+                                       {"a/y/1", {{"allocs_per_op", 1}}},
+                                       {"a/z/1", {{"allocs_per_op", 16}}}});
+  const GateResult r = evaluate(report, bounds, "tc", "bounds.json");
+  EXPECT_EQ(row(r, "a/x/1").status, Status::ok);
+  EXPECT_EQ(row(r, "a/y/1").status, Status::improved);
+  EXPECT_EQ(row(r, "a/z/1").status, Status::regression);
+  EXPECT_EQ(row(r, "a/z/1").detail, "allocs/op 1016 > bound 16 (+1000)");
+  EXPECT_EQ(r.rows.front().name, "a/z/1");  // regressions first
+  EXPECT_TRUE(r.failed(false));
+}
+
+TEST(Gate, ToleranceAllowsThatMuchAndNoMore) {
+  const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 10}, {"tolerance", 2}}}});
+  EXPECT_FALSE(evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 12}}})), bounds, "tc", "b")
+                   .failed(false));
+  const GateResult over =
+      evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 12.5}}})), bounds, "tc", "b");
+  EXPECT_TRUE(over.failed(false));
+  EXPECT_EQ(over.rows[0].detail, "allocs/op 12.5 > bound 10 + 2 (+2.5)");
+}
+
+TEST(Gate, BytesAreCheckedWhereBounded) {
+  const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 1}, {"bytes_per_op", 32}}},
+                                       {"a/y/1", {{"allocs_per_op", 1}, {"bytes_per_op", 32}}}});
+  const Report report = report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 40}},
+                                               {{"name", "a/y/1"}, {"allocs_per_op", 1}}}));
+  const GateResult r = evaluate(report, bounds, "tc", "b");
+  EXPECT_EQ(row(r, "a/x/1").status, Status::regression);
+  EXPECT_EQ(row(r, "a/x/1").detail, "bytes/op 40 > bound 32 (+8)");
+  EXPECT_EQ(row(r, "a/y/1").status, Status::unmeasured);
+}
+
+TEST(Gate, UnmatchedCasesAndBoundsAreListedAndFailOnlyUnderStrict) {
+  const GateResult r = evaluate(report_of(json::array({{{"name", "a/new/1"}, {"allocs_per_op", 3}}})),
+                                bounds_of({{"a/gone/1", {{"allocs_per_op", 0}}}}), "tc", "b");
+  EXPECT_EQ(row(r, "a/new/1").status, Status::unbounded);
+  EXPECT_EQ(row(r, "a/gone/1").status, Status::missing);
+  EXPECT_FALSE(r.failed(false));
+  EXPECT_TRUE(r.failed(true));
+}
+
+TEST(Gate, AReportWhoseToolchainHasNoSectionIsBadInput) {
+  try {
+    evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 1}}})), bounds_of(json::object()),
+             "gcc-99", "ci/alloc-bounds.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(),
+                 "ci/alloc-bounds.json has no bounds for toolchain gcc-99 (it has: tc); record them with: "
+                 "allocgate diff --update --bounds ci/alloc-bounds.json REPORT");
+  }
+}
+
+TEST(Gate, PrintsRegressionsFirstThenTheTable) {
+  const GateResult r = evaluate(report_of(json::array({{{"name", "a/fine/1"}, {"allocs_per_op", 0}},
+                                                       {{"name", "a/bad/1"}, {"allocs_per_op", 5}}})),
+                                bounds_of({{"a/fine/1", {{"allocs_per_op", 0}}}, {"a/bad/1", {{"allocs_per_op", 4}}}}),
+                                "tc", "b");
+  std::ostringstream text, markdown, annotations;
+  print_text(text, r);
+  print_markdown(markdown, r);
+  print_github_annotations(annotations, r);
+  EXPECT_EQ(text.str().rfind("REGRESSION a/bad/1: allocs/op 5 > bound 4 (+1)\n", 0), 0u) << text.str();
+  EXPECT_NE(text.str().find("1 regression(s), 0 improved, 1 ok; 0 case(s) without a bound, 0 bound(s) without a case [tc]"),
+            std::string::npos);
+  EXPECT_NE(markdown.str().find("### allocgate: allocation regression"), std::string::npos);
+  EXPECT_NE(markdown.str().find("| `a/bad/1` | 4 | 5 | +1 | - | **REGRESSION** |"), std::string::npos) << markdown.str();
+  EXPECT_EQ(annotations.str(), "::error title=allocation regression::a/bad/1: allocs/op 5 > bound 4 (+1)\n");
+}
+
+TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
+  BoundsFile bounds = bounds_of({{"a/better/1", {{"allocs_per_op", 10}, {"note", "why"}, {"tolerance", 1}}},
+                                 {"a/worse/1", {{"allocs_per_op", 2}, {"bytes_per_op", 64}}},
+                                 {"a/untouched/1", {{"allocs_per_op", 7}}}});
+  const Report report = report_of(json::array({{{"name", "a/better/1"}, {"allocs_per_op", 4}},
+                                               {{"name", "a/worse/1"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}},
+                                               {{"name", "a/new/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 8}}}));
+  std::vector<std::string> changes;
+  const BoundsFile tightened = update_bounds(bounds, report, "tc", false, changes);
+  const auto& tc = tightened.toolchains.at("tc");
+  EXPECT_EQ(tc.at("a/better/1").allocs_per_op, 4);
+  EXPECT_EQ(tc.at("a/better/1").note, "why");
+  EXPECT_EQ(tc.at("a/better/1").tolerance, 1);
+  EXPECT_EQ(tc.at("a/worse/1").allocs_per_op, 2);  // not loosened
+  EXPECT_EQ(tc.at("a/worse/1").bytes_per_op, 64);
+  EXPECT_EQ(tc.at("a/untouched/1").allocs_per_op, 7);
+  EXPECT_EQ(tc.at("a/new/1").allocs_per_op, 1);
+  EXPECT_EQ(changes, (std::vector<std::string>{"tightened a/better/1: allocs/op 10 -> 4", "added a/new/1: allocs/op 1"}));
+
+  changes.clear();
+  const BoundsFile loosened = update_bounds(bounds, report, "tc", true, changes);
+  EXPECT_EQ(loosened.toolchains.at("tc").at("a/worse/1").allocs_per_op, 3);
+  EXPECT_EQ(loosened.toolchains.at("tc").at("a/worse/1").bytes_per_op, 96);
+  // And the written form reads back the same.
+  const BoundsFile again = bounds_from_json(to_json(loosened), "again");
+  EXPECT_EQ(again.toolchains.at("tc").at("a/better/1").note, "why");
+  EXPECT_EQ(again.toolchains.at("tc").size(), 4u);
+}
+
+TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {
+  std::vector<std::string> changes;
+  const BoundsFile b = update_bounds(bounds_of(json::object()),
+                                     report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 2}}})), "clang-14",
+                                     false, changes);
+  EXPECT_EQ(b.toolchains.at("clang-14").at("a/x/1").allocs_per_op, 2);
+  EXPECT_TRUE(b.toolchains.at("tc").empty());
+}
+
+TEST(ReadBounds, RefusesWhatItCannotTrust) {
+  for (const char* text : {R"({"toolchains": {}})", R"({"allocgate_bounds_version": 2, "toolchains": {}})",
+                           R"({"allocgate_bounds_version": 1})",
+                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {}}}})",
+                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": -1}}}})",
+                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "tolerence": 1}}}})",
+                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "note": 3}}}})",
+                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": []}})"}) {
+    EXPECT_THROW(bounds_from_json(json::parse(text), "b.json"), InputError) << text;
+  }
+}
+
+}  // namespace

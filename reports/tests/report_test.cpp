@@ -1,0 +1,101 @@
+// Reading reports: allocgate's own and Google Benchmark's JSON, and every kind
+// of bad input refused with a one-line message naming the file and the problem.
+
+#include "report.h"
+
+#include <gtest/gtest.h>
+
+#include "input_error.h"
+
+namespace {
+
+using namespace allocgate::reports;
+
+const std::string kFixtures = ALLOCGATE_FIXTURES;
+
+std::string error_of(const std::string& fixture) {
+  try {
+    read_report(kFixtures + "/" + fixture);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ReadReport, ReadsAllocgatesOwnReport) {
+  const Report r = read_report(kFixtures + "/report.json");
+  EXPECT_EQ(r.toolchain(), "gcc-12-libstdc++-12");
+  ASSERT_EQ(r.cases.size(), 8u);
+  const CaseResult* v4 = r.find("log_report/v4/2000");
+  ASSERT_NE(v4, nullptr);
+  EXPECT_EQ(v4->workload, "log_report");
+  EXPECT_EQ(v4->variant, "v4");
+  EXPECT_EQ(v4->size, 2000u);
+  EXPECT_EQ(v4->allocs_per_op, 0);
+  EXPECT_EQ(v4->equal_to_reference, true);
+  EXPECT_EQ(r.find("log_report/v1/200")->allocs_per_op, 1096);
+  EXPECT_TRUE(v4->ns_median && v4->ns_min && v4->ns_max);
+  EXPECT_LE(*v4->ns_min, *v4->ns_median);
+  EXPECT_LE(*v4->ns_median, *v4->ns_max);
+}
+
+TEST(ReadReport, RoundTripsThroughItsJson) {
+  const Report r = read_report(kFixtures + "/report.json");
+  const Report again = report_from_json(to_json(r), "round trip");
+  ASSERT_EQ(again.cases.size(), r.cases.size());
+  for (std::size_t i = 0; i < r.cases.size(); ++i) {
+    EXPECT_EQ(again.cases[i].name, r.cases[i].name);
+    EXPECT_EQ(again.cases[i].allocs_per_op, r.cases[i].allocs_per_op);
+    EXPECT_EQ(again.cases[i].bytes_per_op, r.cases[i].bytes_per_op);
+    EXPECT_EQ(again.cases[i].ns_median, r.cases[i].ns_median);
+    EXPECT_EQ(again.cases[i].output_sha256, r.cases[i].output_sha256);
+  }
+  // Counts are written as integers, and Google Benchmark's fields are there.
+  const auto json = to_json(r);
+  EXPECT_TRUE(json["benchmarks"][0]["allocs_per_op"].is_number_integer());
+  EXPECT_EQ(json["benchmarks"][0]["time_unit"], "ns");
+  EXPECT_TRUE(json["benchmarks"][0].contains("real_time"));
+}
+
+TEST(ReadReport, ReadsAGoogleBenchmarkBinarysJson) {
+  // Written by allocgate_workloads_bench with --benchmark_repetitions=2:
+  // repetitions and aggregates are folded into one case per benchmark.
+  const Report r = read_report(kFixtures + "/google-benchmark.json");
+  EXPECT_EQ(r.toolchain(), "gcc-12-libstdc++-12");  // from allocgate::benchmark_main
+  ASSERT_EQ(r.cases.size(), 4u);
+  EXPECT_EQ(r.find("row_parse/naive/100")->allocs_per_op, 346);
+  EXPECT_EQ(r.find("row_parse/optimized/100")->allocs_per_op, 0);
+  EXPECT_NE(r.find("order_format/pooled_contended/1/threads:2"), nullptr);
+  EXPECT_TRUE(r.find("row_parse/naive/100")->ns_median.has_value());
+}
+
+TEST(ReadReport, BadInputIsOneLineNamingTheFileAndTheProblem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"missing.json", "missing.json: cannot read: No such file or directory"},
+      {"malformed.json", "malformed.json: malformed JSON at byte"},
+      {"wrong-schema.json", "wrong-schema.json: report schema version 99 is not supported (this allocgate reads 1)"},
+      {"negative.json", "negative.json: benchmarks[0] (log_report/v4/200): allocs_per_op is negative (-1)"},
+      {"not-a-number.json", "not-a-number.json: benchmarks[0] (log_report/v4/200): allocs_per_op is not a number"},
+      {"nan.json", "nan.json: benchmarks[0] (log_report/v4/200): allocs_per_op is null or NaN"},
+      {"duplicate.json", "duplicate.json: case log_report/v4/200 appears twice"},
+      {"empty.json", "empty.json: the report has no cases"},
+  };
+  for (const auto& [fixture, message] : cases) {
+    const std::string error = error_of(fixture);
+    EXPECT_NE(error.find(message), std::string::npos) << fixture << ": " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos) << fixture;
+  }
+}
+
+TEST(ReadReport, RefusesShapesThatAreNotReports) {
+  for (const char* text : {"[]", "3", R"({"benchmarks": 3})", R"({"context": [], "benchmarks": []})",
+                           R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [3]})",
+                           R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [{"allocs_per_op": 1}]})",
+                           R"({"context": {"allocgate_schema_version": "1"}, "benchmarks": []})",
+                           R"({"benchmarks": [{"name": "x", "iterations": 1}]})",
+                           R"({"benchmarks": [{"name": "x", "allocs/op": 1, "error_occurred": "yes"}]})"}) {
+    EXPECT_THROW(report_from_json(nlohmann::json::parse(text), "t.json"), InputError) << text;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,76 @@
+// The runner's allocation figures are exact: the same in every run.
+
+#include "runner.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "input_error.h"
+
+namespace {
+
+using namespace allocgate::reports;
+
+TEST(Runner, AllocationFiguresAreIdenticalAcrossTenRuns) {
+  RunOptions options;
+  options.time = false;
+  options.filter = "/(1|10|100|200|1000|2000)$";  // every workload and variant, the smaller sizes
+  std::ostringstream progress;
+  const Report first = run_cases(options, progress);
+  ASSERT_GE(first.cases.size(), 28u);
+  for (int run = 1; run < 10; ++run) {
+    const Report again = run_cases(options, progress);
+    ASSERT_EQ(again.cases.size(), first.cases.size());
+    for (std::size_t i = 0; i < first.cases.size(); ++i) {
+      const CaseResult& a = first.cases[i];
+      const CaseResult& b = again.cases[i];
+      ASSERT_EQ(a.name, b.name);
+      EXPECT_EQ(a.allocs_per_op, b.allocs_per_op) << a.name << " in run " << run;
+      EXPECT_EQ(a.bytes_per_op, b.bytes_per_op) << a.name;
+      EXPECT_EQ(a.peak_bytes, b.peak_bytes) << a.name;
+      EXPECT_EQ(a.output_sha256, b.output_sha256) << a.name;
+    }
+  }
+  for (const CaseResult& c : first.cases) {
+    EXPECT_EQ(c.equal_to_reference, true) << c.name;
+    EXPECT_FALSE(c.ns_median.has_value()) << c.name;  // not timed: absent, not 0
+  }
+}
+
+TEST(Runner, TimesEachCaseWithGoogleBenchmark) {
+  RunOptions options;
+  options.filter = "^timestamp/.*/1$";
+  options.repetitions = 3;
+  options.min_time = 0.01;
+  std::ostringstream progress;
+  const Report r = run_cases(options, progress);
+  ASSERT_EQ(r.cases.size(), 2u);
+  for (const CaseResult& c : r.cases) {
+    ASSERT_TRUE(c.ns_median && c.ns_min && c.ns_max) << c.name;
+    EXPECT_LE(*c.ns_min, *c.ns_median);
+    EXPECT_LE(*c.ns_median, *c.ns_max);
+    EXPECT_GT(c.iterations, 0);
+  }
+  EXPECT_EQ(r.find("timestamp/optimized/1")->allocs_per_op, 0);
+  EXPECT_EQ(r.find("timestamp/naive/1")->allocs_per_op, 6);
+  EXPECT_EQ(r.context["allocgate_hook_live"], true);
+  EXPECT_EQ(r.context["allocgate_repetitions"], 3);
+}
+
+TEST(Runner, AFilterMustBeARegexThatMatches) {
+  RunOptions options;
+  options.time = false;
+  std::ostringstream progress;
+  options.filter = "(";
+  EXPECT_THROW(run_cases(options, progress), InputError);
+  options.filter = "no_such_workload";
+  EXPECT_THROW(run_cases(options, progress), InputError);
+}
+
+TEST(Runner, OutputOfOneCase) {
+  EXPECT_EQ(case_output("timestamp/optimized/1"), "2026-11-30T09:51:58Z 2026-11-30T09:51:58.123Z\n");
+  EXPECT_THROW(case_output("timestamp/optimized/7"), InputError);
+}
+
+}  // namespace

@@ -1,0 +1,65 @@
+#include "table.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+namespace {
+
+using namespace allocgate::reports;
+
+const std::string kFixtures = ALLOCGATE_FIXTURES;
+
+TEST(Table, MarkdownHasTheCaseStudyTableAndTheScaling) {
+  const Report r = read_report(kFixtures + "/report.json");
+  std::ostringstream out;
+  print_markdown_tables(out, r);
+  const std::string md = out.str();
+  EXPECT_NE(md.find("### log_report: "), std::string::npos) << md;
+  EXPECT_NE(md.find("(2000 per op)"), std::string::npos);  // the case study's size
+  EXPECT_NE(md.find("| variant | ns/op | B/op | allocs/op | speedup | output |"), std::string::npos);
+  EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| v1 \| \d+ \| 992596 \| 9646 \| 1\.00x \| reference \|)"))) << md;
+  EXPECT_TRUE(std::regex_search(md, std::regex(R"(\| v4 \| \d+ \| 0 \| 0 \| \d+\.\d\dx \| equal \|)"))) << md;
+  EXPECT_NE(md.find("| variant | 200 | 2000 |"), std::string::npos);
+  EXPECT_NE(md.find("| v1 | 1096 | 9646 |"), std::string::npos);
+  EXPECT_NE(md.find("| v4 | 0 | 0 |"), std::string::npos);
+}
+
+TEST(Table, ADifferingOutputIsFlagged) {
+  Report r = read_report(kFixtures + "/report.json");
+  for (auto& c : r.cases) {
+    if (c.name == "log_report/v4/2000") c.equal_to_reference = false;
+  }
+  std::ostringstream out;
+  print_markdown_tables(out, r);
+  EXPECT_NE(out.str().find("| DIFFERS |"), std::string::npos);
+}
+
+TEST(Table, HtmlIsOneSelfContainedPageWithTheCharts) {
+  const Report r = read_report(kFixtures + "/report.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const std::string html = out.str();
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(html.find("http://", html.find("<body>")), html.find("http://www.w3.org/2000/svg"));  // no external resource
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  // Two workloads, each with an allocs/op chart, a time chart and a scaling chart.
+  std::size_t charts = 0;
+  for (std::size_t at = html.find("<svg class=\"chart "); at != std::string::npos; at = html.find("<svg class=\"chart ", at + 1)) {
+    ++charts;
+  }
+  EXPECT_EQ(charts, 6u);
+  EXPECT_NE(html.find("<svg class=\"chart scaling\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"series\""), std::string::npos);
+}
+
+TEST(Table, AGoogleBenchmarkReportGetsOnePlainTable) {
+  const Report r = read_report(kFixtures + "/google-benchmark.json");
+  std::ostringstream out;
+  print_markdown_tables(out, r);
+  EXPECT_NE(out.str().find("| `row_parse/naive/100` |"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("| 346 |"), std::string::npos);
+}
+
+}  // namespace
