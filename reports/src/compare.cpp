@@ -21,7 +21,8 @@ bool CompareRow::time_changed() const { return ratio_low && ratio_high && (*rati
 std::vector<CompareRow> compare_reports(const Report& base, const Report& head) {
   std::vector<CompareRow> rows;
   for (const CaseResult& b : base.cases) {
-    CompareRow row{b.name, &b, head.find(b.name), {}, {}, {}};
+    CompareRow row{b.name, b, std::nullopt, {}, {}, {}};
+    if (const CaseResult* h = head.find(b.name)) row.head = *h;
     if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
       row.time_ratio = *row.head->ns_median / *b.ns_median;
       if (b.ns_min && b.ns_max && row.head->ns_min && row.head->ns_max && *b.ns_min > 0) {
@@ -32,7 +33,7 @@ std::vector<CompareRow> compare_reports(const Report& base, const Report& head) 
     rows.push_back(row);
   }
   for (const CaseResult& h : head.cases) {
-    if (!base.find(h.name)) rows.push_back(CompareRow{h.name, nullptr, &h, {}, {}, {}});
+    if (!base.find(h.name)) rows.push_back(CompareRow{h.name, std::nullopt, h, {}, {}, {}});
   }
   const auto rank = [](const CompareRow& r) {
     if (!r.base || !r.head) return 4;

@@ -12,10 +12,11 @@
 
 namespace allocgate::reports {
 
+// Copies, not pointers: rows outlive the reports they came from.
 struct CompareRow {
   std::string name;
-  const CaseResult* base = nullptr;  // null: only in head
-  const CaseResult* head = nullptr;  // null: only in base
+  std::optional<CaseResult> base;  // absent: only in head
+  std::optional<CaseResult> head;  // absent: only in base
   /// head/base median time, and the range the repetitions allow:
   /// [head min / base max, head max / base min].
   std::optional<double> time_ratio, ratio_low, ratio_high;

@@ -24,7 +24,7 @@ const char* label(Status status) {
 }
 
 GateRow judge(const std::string& name, const Bound& bound, const CaseResult& measured) {
-  GateRow row{name, Status::ok, &bound, &measured, {}};
+  GateRow row{name, Status::ok, bound, measured, {}};
   const double allocs_limit = bound.allocs_per_op + bound.tolerance;
   if (measured.allocs_per_op > allocs_limit) {
     row.status = Status::regression;
@@ -83,14 +83,14 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
   for (const CaseResult& c : report.cases) {
     const auto bound = section->second.find(c.name);
     if (bound == section->second.end()) {
-      result.rows.push_back({c.name, Status::unbounded, nullptr, &c, "no bound recorded for this case"});
+      result.rows.push_back({c.name, Status::unbounded, std::nullopt, c, "no bound recorded for this case"});
     } else {
       result.rows.push_back(judge(c.name, bound->second, c));
     }
   }
   for (const auto& [name, bound] : section->second) {
     if (report.find(name) == nullptr) {
-      result.rows.push_back({name, Status::missing, &bound, nullptr, "bounded, but not in the report"});
+      result.rows.push_back({name, Status::missing, bound, std::nullopt, "bounded, but not in the report"});
     }
   }
   std::stable_sort(result.rows.begin(), result.rows.end(), [](const GateRow& a, const GateRow& b) {

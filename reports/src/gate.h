@@ -6,6 +6,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,14 @@ enum class Status {
   ok,
 };
 
+// Rows hold copies, not pointers into the report and bounds they came from,
+// so a result outlives its inputs.
 struct GateRow {
   std::string name;
   Status status = Status::ok;
-  const Bound* bound = nullptr;          // null when unbounded
-  const CaseResult* measured = nullptr;  // null when missing
-  std::string detail;                    // "allocs/op 1000 > bound 0 (+1000)"
+  std::optional<Bound> bound;          // absent when unbounded
+  std::optional<CaseResult> measured;  // absent when missing
+  std::string detail;                  // "allocs/op 1000 > bound 0 (+1000)"
 };
 
 struct GateResult {

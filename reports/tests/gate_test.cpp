@@ -157,3 +157,25 @@ TEST(ReadBounds, RefusesWhatItCannotTrust) {
 }
 
 }  // namespace
+
+namespace {
+
+// evaluate() is called on temporaries by the command; the rows must not point
+// into them (the asan preset catches a dangling row here).
+TEST(Gate, AResultOutlivesItsInputs) {
+  using namespace allocgate::reports;
+  const GateResult r = evaluate(
+      report_from_json(nlohmann::json::parse(R"({"context": {"allocgate_schema_version": 1},
+                                                 "benchmarks": [{"name": "a/x/1", "allocs_per_op": 2}]})"),
+                       "r"),
+      bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
+                                                 "toolchains": {"tc": {"a/x/1": {"allocs_per_op": 1, "note": "n"}}}})"),
+                       "b"),
+      "tc", "b");
+  std::ostringstream out;
+  print_text(out, r);
+  EXPECT_NE(out.str().find("REGRESSION a/x/1: allocs/op 2 > bound 1 (+1)"), std::string::npos);
+  EXPECT_EQ(r.rows[0].bound->note, "n");
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+// libFuzzer: any bytes given to the report and bounds readers end in a report,
+// or in InputError; never in a crash, a hang or another exception. What is
+// read is then gated, compared and rendered, which must not crash either.
+
+#include <cstddef>
+#include <cstdint>
+#include <sstream>
+#include <string>
+
+#include "bounds.h"
+#include "compare.h"
+#include "gate.h"
+#include "input_error.h"
+#include "json_file.h"
+#include "report.h"
+#include "table.h"
+
+using namespace allocgate::reports;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string text(reinterpret_cast<const char*>(data), size);
+  nlohmann::json json;
+  try {
+    json = parse_json(text, "fuzz.json");
+  } catch (const InputError&) {
+    return 0;
+  }
+  try {
+    const BoundsFile bounds = bounds_from_json(json, "fuzz.json");
+    (void)to_json(bounds).dump();
+  } catch (const InputError&) {
+  }
+  try {
+    const Report report = report_from_json(json, "fuzz.json");
+    std::ostringstream sink;
+    print_markdown_tables(sink, report);
+    print_html(sink, report);
+    print_comparison(sink, compare_reports(report, report), false);
+    BoundsFile bounds;
+    std::vector<std::string> changes;
+    bounds = update_bounds(bounds, report, "fuzz", false, changes);
+    print_text(sink, evaluate(report, bounds, "fuzz", "bounds.json"));
+    (void)to_json(report).dump();
+  } catch (const InputError&) {
+  }
+  return 0;
+}
