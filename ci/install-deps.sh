@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages allocgate builds and tests with, when any is
-# missing. As root it runs apt-get; otherwise it prints the one line to run.
+# Installs the Debian 12 packages allocgate needs, when any is missing. As root
+# it runs apt-get; otherwise it prints the one line to run.
+# Usage: install-deps.sh [build|test]   (test adds Chromium, for the HTML test)
 set -euo pipefail
 
 packages=(
@@ -11,6 +12,9 @@ packages=(
   libxml2-dev                      # parsing the XML workload's output in tests
   heaptrack jq                     # external profiling; the hook benchmark's summary
 )
+if [ "${1:-build}" = test ]; then
+  packages+=(chromium)             # renders the HTML report in a real browser
+fi
 
 missing=()
 for p in "${packages[@]}"; do

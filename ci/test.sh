@@ -3,7 +3,7 @@
 # ALLOCGATE_TEST_PRESETS="release" narrows the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ci/install-deps.sh
+ci/install-deps.sh test
 
 read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-release asan-ubsan tsan fuzz}"
 for preset in "${presets[@]}"; do

@@ -181,9 +181,10 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
       << "\" y2=\"" << top + plot_h << "\"/>\n<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
       << left << "\" y2=\"" << top + plot_h << "\"/>\n";
   for (int decade = 0; decade <= static_cast<int>(max_log); ++decade) {
-    const double value = std::pow(10.0, decade) - 1;
+    const double value = decade == 0 ? 0 : std::pow(10.0, decade - 1);  // 0, 1, 10, 100, ...
+    if (std::log10(1 + value) > max_log) break;
     out << "<text x=\"" << left - 6 << "\" y=\"" << std::fixed << std::setprecision(1) << y_of(value) + 4
-        << "\" text-anchor=\"end\">" << exact(std::round(value)) << "</text>\n";
+        << "\" text-anchor=\"end\">" << exact(value) << "</text>\n";
   }
   for (std::size_t i = 0; i < v.sizes.size(); ++i) {
     out << "<text x=\"" << x_of(i) << "\" y=\"" << top + plot_h + 18 << "\" text-anchor=\"middle\">" << v.sizes[i]

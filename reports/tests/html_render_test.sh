@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Renders `allocgate table --html` in headless Chromium, takes a screenshot,
+# and checks on the rendered page that every chart is drawn with real size.
+# Exit 77 (ctest: skipped) where Chromium is not installed.
+# Usage: html_render_test.sh ALLOCGATE REPORT WORK_DIR
+set -euo pipefail
+allocgate=$1
+report=$2
+work=$3
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  echo "skipped: chromium is not installed (ci/install-deps.sh test installs it)"
+  exit 77
+fi
+
+rm -rf "$work"
+mkdir -p "$work"
+"$allocgate" table --html --out "$work/report.html" "$report"
+
+# The page has no script; a copy with one measures what Chromium drew.
+{
+  sed 's#</body></html>##' "$work/report.html"
+  cat <<'JS'
+<script>
+const charts = [...document.querySelectorAll('svg.chart')];
+const drawn = charts.filter(c => { const r = c.getBoundingClientRect(); return r.width > 100 && r.height > 40; });
+const bars = [...document.querySelectorAll('rect.bar')].filter(b => b.getBoundingClientRect().width > 0);
+const series = [...document.querySelectorAll('polyline.series')];
+const lines = series.filter(l => l.getTotalLength() > 0);
+document.body.setAttribute('data-measured',
+  `charts=${charts.length} drawn=${drawn.length} bars=${bars.length} series=${series.length} lines=${lines.length}`);
+</script></body></html>
+JS
+} >"$work/measured.html"
+
+flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
+       --disable-component-update --disable-sync --user-data-dir="$work/profile")
+timeout 120 "$browser" "${flags[@]}" --window-size=1200,2200 --screenshot="$work/screenshot.png" \
+  "file://$work/report.html" >/dev/null 2>&1
+timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$work/measured.html" 2>/dev/null >"$work/dom.html"
+
+fail() { echo "FAIL: $*"; exit 1; }
+[ "$(head -c 8 "$work/screenshot.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "no PNG screenshot"
+size=$(stat -c %s "$work/screenshot.png")
+[ "$size" -gt 20000 ] || fail "screenshot is $size bytes: a blank page?"
+measured=$(grep -o 'data-measured="[^"]*"' "$work/dom.html" || true)
+[ -n "$measured" ] || fail "the page did not render"
+echo "rendered: $measured; screenshot $work/screenshot.png ($size bytes)"
+# The fixture has two workloads: an allocs/op, a time and a scaling chart each.
+[[ "$measured" == *"charts=6 drawn=6"* ]] || fail "charts missing or not drawn: $measured"
+bars=$(sed -E 's/.*bars=([0-9]+).*/\1/' <<<"$measured")
+[ "$bars" -ge 6 ] || fail "only $bars bars drawn"  # every non-zero allocs/op and every time
+# Two variants per workload; log_report has three sizes (drawn as lines),
+# row_parse one (single points).
+[[ "$measured" == *"series=4 lines=2"* ]] || fail "scaling series missing: $measured"
+echo "PASS"
