@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
   libssl-dev                       # SHA-256 of workload outputs
   libxml2-dev                      # parsing the XML workload's output in tests
+  libdw-dev pkg-config             # symbolizing captured call sites
   heaptrack jq                     # external profiling; the hook benchmark's summary
 )
 if [ "${1:-build}" = test ]; then

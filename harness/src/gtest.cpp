@@ -33,6 +33,14 @@ const char* describe(Bound bound) {
          << "  measured: " << measured;
 }
 
+::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured,
+                                 Bound bound, std::uint64_t expected) {
+  ::testing::AssertionResult result = check(statement, measured.stats, bound, expected);
+  if (result || measured.stats.allocations == 0) return result;
+  PauseCounting pause;
+  return result << "\n  top sites:\n" << measured.sites->profile().top(5);
+}
+
 namespace detail {
 
 void fail_current_test(const ForbiddenAllocations& seen) {

@@ -21,6 +21,8 @@
 //  ALLOCGATE_REPLACE_OPERATORS=0  counters without the replacements; used to test
 //                                 that the harness detects a missing hook.
 
+#include <execinfo.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -83,6 +85,47 @@ void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   }
 }
 
+// FNV-1a over the return addresses: cheap, and only has to spread stacks
+// over the table.
+std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
+  std::uint64_t h = 1469598103934665603ULL;
+  for (int i = 0; i < depth; ++i) {
+    h ^= reinterpret_cast<std::uintptr_t>(frames[i]);
+    h *= 1099511628211ULL;
+  }
+  return h | 1;  // never 0, which marks an empty slot
+}
+
+// Adds this allocation's stack to the table. backtrace() was called once when
+// capture began, so glibc has loaded its unwinder and this call does not
+// allocate; the guard keeps a nested allocation from recursing anyway.
+void record_stack(ThreadState& t, std::size_t size) noexcept {
+  if (t.capturing_now) return;
+  t.capturing_now = true;
+  void* frames[kMaxFrames];
+  const int depth = backtrace(frames, kMaxFrames);
+  const std::uint64_t hash = hash_frames(frames, depth);
+  StackTable& table = *t.capture;
+  const std::size_t mask = table.capacity - 1;
+  for (std::size_t probe = 0, i = hash & mask; probe < table.capacity; ++probe, i = (i + 1) & mask) {
+    CapturedStack& slot = table.slots[i];
+    if (slot.hash == 0) {
+      slot.hash = hash;
+      slot.depth = static_cast<std::uint32_t>(depth);
+      std::memcpy(slot.frames, frames, sizeof(void*) * static_cast<std::size_t>(depth));
+    } else if (slot.hash != hash || slot.depth != static_cast<std::uint32_t>(depth) ||
+               std::memcmp(slot.frames, frames, sizeof(void*) * static_cast<std::size_t>(depth)) != 0) {
+      continue;
+    }
+    ++slot.count;
+    slot.bytes += size;
+    t.capturing_now = false;
+    return;
+  }
+  ++table.dropped;
+  t.capturing_now = false;
+}
+
 // Slow path of an allocation that succeeded while some mode bit is set.
 // Returns whether the allocation is counted.
 bool admit_special(ThreadState& t, std::size_t size) noexcept {
@@ -95,6 +138,7 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
     ++t.forbidden_allocations;
     t.forbidden_bytes += size;
   }
+  if (t.mode & kCapturing) record_stack(t, size);
   return true;
 }
 

@@ -22,12 +22,32 @@ struct ThreadCounters {
                                       // each scope and restored when it ends
 };
 
+/// Call-site capture: the return addresses of each allocation's stack,
+/// aggregated by stack in a table reserved before capture starts, so the
+/// hook only ever writes into memory it already has.
+inline constexpr int kMaxFrames = 32;
+
+struct CapturedStack {
+  std::uint64_t hash = 0;  // 0: an empty slot
+  std::uint32_t depth = 0;
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+  void* frames[kMaxFrames];
+};
+
+struct StackTable {
+  CapturedStack* slots = nullptr;
+  std::size_t capacity = 0;    // a power of two
+  std::uint64_t dropped = 0;   // allocations whose stack found no free slot
+};
+
 /// Bits of ThreadState::mode. The hook tests `mode != 0` once and takes the
 /// slow path only when one of these is set, so the common case is one branch.
 enum ModeBits : std::uint32_t {
   kPaused = 1u << 0,
   kForbidden = 1u << 1,
   kFailureArmed = 1u << 2,
+  kCapturing = 1u << 3,
 };
 
 struct ThreadState {
@@ -47,10 +67,13 @@ struct ThreadState {
   // one fails. Meaningful only while kFailureArmed is set.
   std::uint64_t fail_countdown = 0;
   bool failure_fired = false;
+  // The table counted allocations' stacks go to, while capture is on.
+  StackTable* capture = nullptr;
+  bool capturing_now = false;  // the unwinder is running: do not recurse
 
   void refresh_mode() noexcept {
     mode = (pause_depth != 0 ? kPaused : 0u) | (forbid_depth != 0 ? kForbidden : 0u) |
-           (mode & kFailureArmed);
+           (capture != nullptr ? kCapturing : 0u) | (mode & kFailureArmed);
   }
 };
 

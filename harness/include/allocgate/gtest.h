@@ -10,6 +10,8 @@
 ///     EXPECT_ALLOCATED_BYTES_LE(s = make_key(i), 32);
 ///
 /// A statement containing a top-level comma needs parentheses around it.
+/// The statement runs with call-site capture on, so a failure also lists the
+/// top five sites of the allocations it saw.
 /// Including this header also makes a ForbidAllocations guard that sees an
 /// allocation fail the running test instead of aborting the process.
 #pragma once
@@ -17,9 +19,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 
 #include "allocgate/guards.h"
 #include "allocgate/measure.h"
+#include "allocgate/sites.h"
 #include "allocgate/stats.h"
 
 namespace allocgate::testing {
@@ -35,6 +39,26 @@ enum class Bound {
 ::testing::AssertionResult check(const char* statement, const AllocationStats& measured,
                                  Bound bound, std::uint64_t expected);
 
+/// A statement's figures and the stacks of its allocations.
+struct MeasuredStatement {
+  AllocationStats stats;
+  std::unique_ptr<CaptureSites> sites;
+};
+
+/// Runs fn() once, counting and capturing its allocations. The capture's
+/// table is reserved before counting starts, so it is not in the figures.
+template <class Fn>
+MeasuredStatement measure_statement(Fn&& fn) {
+  MeasuredStatement measured{{}, std::make_unique<CaptureSites>()};
+  measured.stats = measure(std::forward<Fn>(fn));
+  measured.sites->stop();
+  return measured;
+}
+
+/// As check(), and on failure also lists the top five sites.
+::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured,
+                                 Bound bound, std::uint64_t expected);
+
 namespace detail {
 /// Fails the running test; installed as the ForbidAllocations handler.
 void fail_current_test(const ForbiddenAllocations& seen);
@@ -45,7 +69,7 @@ inline const bool forbidden_handler_installed =
 }  // namespace allocgate::testing
 
 #define ALLOCGATE_TEST_ALLOCATIONS_(statement, bound, expected, on_failure)               \
-  GTEST_ASSERT_(::allocgate::testing::check(#statement, ::allocgate::measure([&] {       \
+  GTEST_ASSERT_(::allocgate::testing::check(#statement, ::allocgate::testing::measure_statement([&] { \
                                               statement;                                 \
                                             }),                                          \
                                             ::allocgate::testing::Bound::bound,          \

@@ -1,0 +1,92 @@
+/// @file
+/// Where allocations come from: call-site capture, the answer to "which line
+/// allocates", like `pprof -sample_index=alloc_objects -top`.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace allocgate {
+
+namespace detail {
+struct StackTable;
+}
+
+/// One frame: function (demangled, without its parameter list), source file
+/// and line. Inlined calls are frames of their own.
+struct SiteFrame {
+  std::string function;
+  std::string file;  ///< relative to the source root when under it; empty if unknown
+  unsigned line = 0;
+
+  friend bool operator==(const SiteFrame&, const SiteFrame&) = default;
+};
+
+/// "function (file:line)", or "function" when the file is unknown.
+std::string to_string(const SiteFrame& frame);
+
+/// A site: the innermost frame of an allocation's stack that is the program's
+/// own code (not the harness, not a system header), with what it allocated.
+struct Site {
+  SiteFrame where;
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+};
+
+/// A distinct stack, outermost frame first, with what it allocated.
+struct StackSample {
+  std::vector<SiteFrame> frames;
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+};
+
+struct SiteProfile {
+  std::uint64_t allocations = 0;  ///< allocations captured
+  std::uint64_t bytes = 0;
+  std::uint64_t dropped = 0;      ///< allocations whose stack did not fit the table
+  std::vector<Site> sites;        ///< most allocations first
+  std::vector<StackSample> stacks;
+
+  /// Sites by bytes, most first.
+  std::vector<Site> sites_by_bytes() const;
+  /// Up to n lines, "  1000  allocs   32000 B  render (workloads/x.cpp:42)".
+  std::string top(std::size_t n, bool by_bytes = false) const;
+};
+
+/// Records the stack of every allocation the current thread makes (and that
+/// is counted: not while paused) from construction until stop() or the end of
+/// the object. The table is reserved up front, so the hook never allocates;
+/// a stack beyond its capacity is counted as dropped. While no capture is on,
+/// the hook pays one branch it already takes. Captures nest: the inner one
+/// takes over until it stops.
+///
+/// Capture costs an unwind per allocation (see the README for figures); turn
+/// it on around the code under study, not around a benchmark's timed loop.
+class CaptureSites {
+ public:
+  explicit CaptureSites(std::size_t max_stacks = 1024);
+  ~CaptureSites();
+  CaptureSites(const CaptureSites&) = delete;
+  CaptureSites& operator=(const CaptureSites&) = delete;
+
+  /// Stops capturing; later calls do nothing.
+  void stop() noexcept;
+
+  /// Symbolizes what was captured (DWARF line tables through libdw) and
+  /// removes the harness's own frames. Paths under source_root are made
+  /// relative to it, so profiles from two checkouts compare. Slow: call it
+  /// once, after the code under study.
+  SiteProfile profile(std::string_view source_root = {}) const;
+
+ private:
+  std::unique_ptr<detail::StackTable> table_;
+  std::vector<unsigned char> storage_;
+  detail::StackTable* outer_ = nullptr;
+  bool active_ = false;
+};
+
+}  // namespace allocgate

@@ -1,0 +1,265 @@
+// Call-site capture and its symbolization with libdw.
+
+#include "allocgate/sites.h"
+
+#include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <execinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <new>
+#include <sstream>
+#include <unordered_map>
+
+#include "allocgate/guards.h"
+#include "thread_state.h"
+
+namespace allocgate {
+
+std::string to_string(const SiteFrame& frame) {
+  if (frame.file.empty()) return frame.function;
+  return frame.function + " (" + frame.file + ":" + std::to_string(frame.line) + ")";
+}
+
+// --- capture ----------------------------------------------------------------
+
+CaptureSites::CaptureSites(std::size_t max_stacks) {
+  PauseCounting pause;  // the table is the harness's, not the code's
+  table_ = std::make_unique<detail::StackTable>();
+  std::size_t capacity = 16;
+  while (capacity < max_stacks) capacity *= 2;
+  storage_.resize(capacity * sizeof(detail::CapturedStack));
+  table_->slots = new (storage_.data()) detail::CapturedStack[capacity]();
+  table_->capacity = capacity;
+  // glibc loads its unwinder on the first backtrace(), allocating as it does:
+  // do that here, not inside the hook.
+  void* warm[2];
+  backtrace(warm, 2);
+  detail::ThreadState& t = detail::thread_state();
+  outer_ = t.capture;
+  t.capture = table_.get();
+  t.refresh_mode();
+  active_ = true;
+}
+
+CaptureSites::~CaptureSites() { stop(); }
+
+void CaptureSites::stop() noexcept {
+  if (!active_) return;
+  active_ = false;
+  detail::ThreadState& t = detail::thread_state();
+  t.capture = outer_;
+  t.refresh_mode();
+}
+
+// --- symbolization ----------------------------------------------------------
+
+namespace {
+
+std::string demangle(const char* symbol) {
+  if (symbol == nullptr) return "??";
+  const std::string name(symbol, std::strcspn(symbol, "@"));  // no "@@GLIBC_2.34" version
+  int status = 0;
+  char* text = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string out = status == 0 && text != nullptr ? std::string(text) : name;
+  std::free(text);
+  return out;
+}
+
+// "ns::f(int, char const*) const" -> "ns::f": the parameters make names long
+// and tell nothing about where the allocation is.
+std::string without_parameters(std::string name) {
+  if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) name.resize(name.size() - 6);
+  if (name.empty() || name.back() != ')') return name;
+  int depth = 0;
+  for (std::size_t i = name.size(); i-- > 0;) {
+    if (name[i] == ')') ++depth;
+    if (name[i] == '(' && --depth == 0) {
+      if (i >= 8 && name.compare(i - 8, 8, "operator") == 0) return name;  // operator()
+      name.resize(i);
+      return name;
+    }
+  }
+  return name;
+}
+
+// The name of a subprogram or inlined subroutine DIE, demangled when it has
+// a linkage name (following abstract_origin and specification).
+std::string die_name(Dwarf_Die* die) {
+  Dwarf_Attribute attr;
+  for (int name_attr : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
+    if (dwarf_attr_integrate(die, name_attr, &attr) != nullptr) {
+      if (const char* linkage = dwarf_formstring(&attr)) return without_parameters(demangle(linkage));
+    }
+  }
+  if (dwarf_attr_integrate(die, DW_AT_name, &attr) != nullptr) {
+    if (const char* name = dwarf_formstring(&attr)) return name;
+  }
+  return "??";
+}
+
+class Symbolizer {
+ public:
+  explicit Symbolizer(std::string_view source_root) : root_(source_root) {
+    static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+    dwfl_ = dwfl_begin(&callbacks);
+    if (dwfl_ != nullptr) {
+      dwfl_linux_proc_report(dwfl_, getpid());
+      dwfl_report_end(dwfl_, nullptr, nullptr);
+    }
+    if (!root_.empty() && root_.back() != '/') root_ += '/';
+  }
+  ~Symbolizer() {
+    if (dwfl_ != nullptr) dwfl_end(dwfl_);
+  }
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // The frames at a return address, innermost first: each inlined call is a
+  // frame, ending with the function the code was inlined into.
+  const std::vector<SiteFrame>& frames_at(void* return_address) {
+    const auto cached = cache_.find(return_address);
+    if (cached != cache_.end()) return cached->second;
+    return cache_[return_address] = expand(reinterpret_cast<Dwarf_Addr>(return_address) - 1);
+  }
+
+ private:
+  std::string relative(const char* file) const {
+    if (file == nullptr) return {};
+    std::string path = file;
+    if (!root_.empty() && path.rfind(root_, 0) == 0) path.erase(0, root_.size());
+    return path;
+  }
+
+  std::vector<SiteFrame> expand(Dwarf_Addr pc) {
+    std::vector<SiteFrame> frames;
+    Dwfl_Module* module = dwfl_ != nullptr ? dwfl_addrmodule(dwfl_, pc) : nullptr;
+    if (module == nullptr) return {SiteFrame{"??", {}, 0}};
+    std::string file;
+    int line = 0;
+    if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) file = relative(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = dwfl_module_addrdie(module, pc, &bias);
+    // dwarf_getscopes gives the innermost scope, but continues with its
+    // abstract definition's parents; the concrete chain of inlined calls up
+    // to the real function comes from that DIE's own parents.
+    Dwarf_Die* scopes = nullptr;
+    int n = cu != nullptr ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
+    if (n > 0) {
+      Dwarf_Die innermost = scopes[0];
+      std::free(scopes);
+      scopes = nullptr;
+      n = dwarf_getscopes_die(&innermost, &scopes);
+    }
+    Dwarf_Files* files = nullptr;
+    if (cu != nullptr) dwarf_getsrcfiles(cu, &files, nullptr);
+    for (int i = 0; i < n; ++i) {
+      const int tag = dwarf_tag(&scopes[i]);
+      if (tag == DW_TAG_inlined_subroutine) {
+        frames.push_back({die_name(&scopes[i]), file, static_cast<unsigned>(line)});
+        // Where it was inlined: the next frame's position.
+        Dwarf_Attribute attr;
+        Dwarf_Word value = 0;
+        line = dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &value) == 0 ? static_cast<int>(value) : 0;
+        file.clear();
+        if (files != nullptr && dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &value) == 0) {
+          file = relative(dwarf_filesrc(files, value, nullptr, nullptr));
+        }
+      } else if (tag == DW_TAG_subprogram) {
+        // The symbol table's name is fully qualified (DWARF's may be just
+        // "TestBody"); fall back to DWARF's for a stripped binary.
+        const char* symbol = dwfl_module_addrname(module, pc);
+        frames.push_back({symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scopes[i]), file,
+                          static_cast<unsigned>(line)});
+        break;
+      }
+    }
+    std::free(scopes);
+    if (frames.empty()) {  // no debug information: the symbol table's name
+      frames.push_back({without_parameters(demangle(dwfl_module_addrname(module, pc))), file,
+                        static_cast<unsigned>(line)});
+    }
+    return frames;
+  }
+
+  Dwfl* dwfl_ = nullptr;
+  std::string root_;
+  std::unordered_map<void*, std::vector<SiteFrame>> cache_;
+};
+
+// The hook's own frames (its helpers have internal linkage, so their DWARF
+// names are unqualified: tell them by their file), and the replaced operators.
+bool is_harness(const SiteFrame& f) {
+  constexpr std::string_view kHook = "harness/src/hook.cpp";
+  const bool in_hook = f.file.size() >= kHook.size() && f.file.compare(f.file.size() - kHook.size(), kHook.size(), kHook) == 0;
+  return in_hook || f.function.rfind("allocgate::detail::", 0) == 0 || f.function.rfind("operator new", 0) == 0 ||
+         f.function.rfind("operator delete", 0) == 0;
+}
+
+// Code the program did not write: the standard library's headers and
+// libraries without line information.
+bool is_system(const SiteFrame& f) { return f.file.empty() || f.file.rfind("/usr/", 0) == 0; }
+
+}  // namespace
+
+SiteProfile CaptureSites::profile(std::string_view source_root) const {
+  PauseCounting pause;
+  SiteProfile profile;
+  profile.dropped = table_->dropped;
+  Symbolizer symbolizer(source_root);
+  std::map<std::tuple<std::string, std::string, unsigned>, std::size_t> site_index;
+  for (std::size_t i = 0; i < table_->capacity; ++i) {
+    const detail::CapturedStack& captured = table_->slots[i];
+    if (captured.hash == 0) continue;
+    std::vector<SiteFrame> innermost_first;
+    for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
+      for (const SiteFrame& frame : symbolizer.frames_at(captured.frames[f])) innermost_first.push_back(frame);
+    }
+    const auto own = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_harness);
+    innermost_first.erase(innermost_first.begin(), own);
+    if (innermost_first.empty()) innermost_first.push_back({"??", {}, 0});
+    const auto user = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_system);
+    const SiteFrame& where = user != innermost_first.end() ? *user : innermost_first.front();
+
+    const auto key = std::make_tuple(where.function, where.file, where.line);
+    const auto [it, inserted] = site_index.try_emplace(key, profile.sites.size());
+    if (inserted) profile.sites.push_back(Site{where, 0, 0});
+    profile.sites[it->second].count += captured.count;
+    profile.sites[it->second].bytes += captured.bytes;
+    profile.stacks.push_back(StackSample{{innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes});
+    profile.allocations += captured.count;
+    profile.bytes += captured.bytes;
+  }
+  std::stable_sort(profile.sites.begin(), profile.sites.end(), [](const Site& a, const Site& b) {
+    return a.count != b.count ? a.count > b.count : a.bytes > b.bytes;
+  });
+  std::stable_sort(profile.stacks.begin(), profile.stacks.end(),
+                   [](const StackSample& a, const StackSample& b) { return a.count > b.count; });
+  return profile;
+}
+
+std::vector<Site> SiteProfile::sites_by_bytes() const {
+  std::vector<Site> sorted = sites;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Site& a, const Site& b) { return a.bytes > b.bytes; });
+  return sorted;
+}
+
+std::string SiteProfile::top(std::size_t n, bool by_bytes) const {
+  PauseCounting pause;
+  const std::vector<Site> ordered = by_bytes ? sites_by_bytes() : sites;
+  std::ostringstream out;
+  for (std::size_t i = 0; i < ordered.size() && i < n; ++i) {
+    out << "  " << ordered[i].count << " allocs, " << ordered[i].bytes << " B: " << to_string(ordered[i].where) << "\n";
+  }
+  if (ordered.size() > n) out << "  ... " << ordered.size() - n << " more site(s)\n";
+  if (dropped > 0) out << "  (" << dropped << " allocation(s) whose stack did not fit the table)\n";
+  return out.str();
+}
+
+}  // namespace allocgate

@@ -1,0 +1,165 @@
+// Call-site capture: the right function, file and line, counts and bytes per
+// site, the harness's frames removed, and capture only while it is on.
+
+#include "allocgate/sites.h"
+
+#include <gtest/gtest-spi.h>
+
+#include <string>
+#include <vector>
+
+#include "allocgate/allocgate.h"
+#include "allocgate/gtest.h"
+#include "escape.h"
+
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+namespace {
+
+using allocgate::CaptureSites;
+using allocgate::test::escape;
+
+unsigned g_small_line = 0;
+unsigned g_large_line = 0;
+
+NOINLINE void small_blocks(int n) {
+  for (int i = 0; i < n; ++i) {
+    g_small_line = __LINE__; char* p = new char[16];  // the site of small_blocks' allocations
+    escape(p);
+    delete[] p;
+  }
+}
+
+NOINLINE void one_large_block() {
+  g_large_line = __LINE__; char* p = new char[4000];
+  escape(p);
+  delete[] p;
+}
+
+const allocgate::Site* find(const allocgate::SiteProfile& profile, const std::string& function) {
+  for (const auto& site : profile.sites) {
+    if (site.where.function.find(function) != std::string::npos) return &site;
+  }
+  return nullptr;
+}
+
+TEST(CaptureSites, NamesFunctionFileAndLineOfEachSite) {
+  CaptureSites capture;
+  small_blocks(10);
+  one_large_block();
+  capture.stop();
+  const allocgate::SiteProfile profile = capture.profile();
+  EXPECT_EQ(profile.allocations, 11u);
+  EXPECT_EQ(profile.bytes, 10u * 16 + 4000);
+  EXPECT_EQ(profile.dropped, 0u);
+  ASSERT_EQ(profile.sites.size(), 2u) << profile.top(10);
+
+  const allocgate::Site& most = profile.sites[0];  // by count
+  EXPECT_NE(most.where.function.find("small_blocks"), std::string::npos) << profile.top(10);
+  EXPECT_NE(most.where.file.find("sites_test.cpp"), std::string::npos);
+  EXPECT_EQ(most.where.line, g_small_line);
+  EXPECT_EQ(most.count, 10u);
+  EXPECT_EQ(most.bytes, 160u);
+
+  const allocgate::Site* large = find(profile, "one_large_block");
+  ASSERT_NE(large, nullptr);
+  EXPECT_EQ(large->where.line, g_large_line);
+  EXPECT_EQ(profile.sites_by_bytes().front().where.function, large->where.function);
+}
+
+TEST(CaptureSites, RemovesTheHarnessFramesAndKeepsTheWholeStack) {
+  CaptureSites capture;
+  small_blocks(1);
+  capture.stop();
+  const auto profile = capture.profile();
+  ASSERT_EQ(profile.stacks.size(), 1u);
+  const auto& frames = profile.stacks[0].frames;  // outermost first
+  ASSERT_FALSE(frames.empty());
+  EXPECT_NE(frames.back().function.find("small_blocks"), std::string::npos);
+  for (const auto& frame : frames) {
+    EXPECT_EQ(frame.function.find("allocgate::detail"), std::string::npos) << frame.function;
+    EXPECT_NE(frame.function.rfind("operator new", 0), 0u) << frame.function;
+  }
+  // The test body that called it is further out.
+  bool test_body = false;
+  for (const auto& frame : frames) test_body |= frame.function.find("RemovesTheHarnessFrames") != std::string::npos;
+  EXPECT_TRUE(test_body);
+}
+
+TEST(CaptureSites, SourcePathsAreMadeRelativeToTheRoot) {
+  CaptureSites capture;
+  one_large_block();
+  capture.stop();
+  const std::string file = __FILE__;
+  const std::string root = file.substr(0, file.rfind("/harness/"));
+  const auto profile = capture.profile(root);
+  ASSERT_FALSE(profile.sites.empty());
+  EXPECT_EQ(profile.sites[0].where.file, "harness/tests/sites_test.cpp");
+}
+
+TEST(CaptureSites, OnlyWhileOnAndNotWhilePaused) {
+  CaptureSites capture;
+  {
+    allocgate::PauseCounting pause;
+    small_blocks(5);
+  }
+  one_large_block();
+  capture.stop();
+  small_blocks(5);
+  const auto profile = capture.profile();
+  EXPECT_EQ(profile.allocations, 1u) << profile.top(10);
+}
+
+NOINLINE void recurse_then_allocate(int depth) {
+  if (depth == 0) {
+    char* p = new char[8];
+    escape(p);
+    delete[] p;
+    return;
+  }
+  recurse_then_allocate(depth - 1);
+  escape(&depth);  // not a tail call: each depth is its own stack
+}
+
+TEST(CaptureSites, AFullTableCountsWhatItDrops) {
+  CaptureSites capture(16);
+  for (int depth = 0; depth < 24; ++depth) recurse_then_allocate(depth);
+  capture.stop();
+  const auto profile = capture.profile();
+  EXPECT_EQ(profile.allocations + profile.dropped, 24u);
+  EXPECT_EQ(profile.dropped, 8u);
+  EXPECT_NE(profile.top(3).find("did not fit"), std::string::npos);
+}
+
+TEST(CaptureSites, NestedCapturesHandBackToTheOuterOne) {
+  CaptureSites outer;
+  small_blocks(2);
+  {
+    CaptureSites inner;
+    one_large_block();
+    inner.stop();
+    EXPECT_EQ(inner.profile().allocations, 1u);
+  }
+  small_blocks(3);
+  outer.stop();
+  EXPECT_EQ(outer.profile().allocations, 5u);
+}
+
+std::string g_text;
+void grow_text() {
+  g_text.assign(100, 'x');
+  escape(g_text.data());
+}
+
+TEST(CaptureSites, AFailingAssertionListsTheTopSites) {
+  std::string().swap(g_text);
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATIONS(grow_text()), "top sites:\n  1 allocs, 101 B: ");
+  std::string().swap(g_text);
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATIONS(grow_text()), "grow_text (");
+}
+
+}  // namespace
