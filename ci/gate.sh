@@ -13,6 +13,6 @@ cmake --build --preset release --target allocgate
 allocgate=build/release/reports/allocgate
 report=build/release/allocgate-report.json
 
-"$allocgate" run --out "$report" "$@"
+"$allocgate" run --sites --out "$report" "$@"
 echo
 "$allocgate" diff --bounds ci/alloc-bounds.json "$report"

@@ -75,6 +75,7 @@ std::string demangle(const char* symbol) {
 // "ns::f(int, char const*) const" -> "ns::f": the parameters make names long
 // and tell nothing about where the allocation is.
 std::string without_parameters(std::string name) {
+  for (std::size_t tag; (tag = name.find("[abi:cxx11]")) != std::string::npos;) name.erase(tag, 11);
   if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) name.resize(name.size() - 6);
   if (name.empty() || name.back() != ')') return name;
   int depth = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -89,6 +90,23 @@ Cells cells_of(const CompareRow& r) {
 
 }  // namespace
 
+std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) {
+  std::map<std::string, double> delta;
+  if (row.head) {
+    for (const SiteSummary& s : row.head->sites) delta[s.where()] += s.allocs_per_op;
+  }
+  if (row.base) {
+    for (const SiteSummary& s : row.base->sites) delta[s.where()] -= s.allocs_per_op;
+  }
+  std::vector<std::pair<std::string, double>> changes;
+  for (const auto& [where, d] : delta) {
+    if (d != 0) changes.emplace_back(where, d);
+  }
+  std::stable_sort(changes.begin(), changes.end(),
+                   [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+  return changes;
+}
+
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
   if (markdown) {
     out << "| case | allocs/op | bytes/op delta | time head/base [spread] | |\n|---|---:|---:|---:|---|\n";
@@ -106,6 +124,16 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     const Cells c = cells_of(r);
     out << std::left << std::setw(static_cast<int>(width)) << r.name << std::right << std::setw(26) << c.allocs
         << std::setw(14) << c.bytes << std::setw(28) << c.time << "  " << c.note << "\n";
+  }
+  // Under each case whose allocations changed: which sites account for it.
+  for (const CompareRow& r : rows) {
+    if (!r.allocs_changed()) continue;
+    const auto changes = site_changes(r);
+    if (changes.empty()) continue;
+    out << "\n" << r.name << ": allocs/op by site, head - base\n";
+    for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
+      out << "  " << signed_exact(changes[i].second) << "  " << changes[i].first << "\n";
+    }
   }
 }
 

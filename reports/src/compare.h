@@ -31,6 +31,12 @@ struct CompareRow {
 /// then changed times, then the rest; cases in only one report last.
 std::vector<CompareRow> compare_reports(const Report& base, const Report& head);
 
+/// The table; then, for each case whose allocations changed and whose reports
+/// have sites, the sites whose allocs/op changed, largest change first.
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown);
+
+/// Per site ("function (file:line)"), head's allocs/op minus base's; nonzero
+/// changes only, largest first.
+std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row);
 
 }  // namespace allocgate::reports

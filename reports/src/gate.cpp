@@ -111,9 +111,24 @@ void print_summary(std::ostream& out, const GateResult& r) {
 
 }  // namespace
 
+namespace {
+
+// Where a regressed case's allocations come from, when the report has sites.
+constexpr std::size_t kSitesShown = 3;
+
+std::string site_line(const SiteSummary& site) {
+  return exact(site.allocs_per_op) + " allocs/op from " + site.where();
+}
+
+}  // namespace
+
 void print_text(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
-    if (row.status == Status::regression) out << "REGRESSION " << row.name << ": " << row.detail << "\n";
+    if (row.status != Status::regression) continue;
+    out << "REGRESSION " << row.name << ": " << row.detail << "\n";
+    for (std::size_t i = 0; i < row.measured->sites.size() && i < kSitesShown; ++i) {
+      out << "    " << site_line(row.measured->sites[i]) << "\n";
+    }
   }
   std::size_t width = 4;
   for (const GateRow& row : result.rows) width = std::max(width, row.name.size());
@@ -137,7 +152,11 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   const bool failed = result.count(Status::regression) > 0;
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
   for (const GateRow& row : result.rows) {
-    if (row.status == Status::regression) out << "- **" << row.name << "**: " << row.detail << "\n";
+    if (row.status != Status::regression) continue;
+    out << "- **" << row.name << "**: " << row.detail << "\n";
+    for (std::size_t i = 0; i < row.measured->sites.size() && i < kSitesShown; ++i) {
+      out << "  - " << site_line(row.measured->sites[i]) << "\n";
+    }
   }
   if (failed) out << "\n";
   out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
@@ -157,9 +176,15 @@ void print_markdown(std::ostream& out, const GateResult& result) {
 
 void print_github_annotations(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
-    if (row.status == Status::regression) {
-      out << "::error title=allocation regression::" << row.name << ": " << row.detail << "\n";
+    if (row.status != Status::regression) continue;
+    out << "::error ";
+    // Point the annotation at the line that allocates most, when known.
+    if (!row.measured->sites.empty() && !row.measured->sites[0].file.empty()) {
+      out << "file=" << row.measured->sites[0].file << ",line=" << row.measured->sites[0].line << ",";
     }
+    out << "title=allocation regression::" << row.name << ": " << row.detail;
+    if (!row.measured->sites.empty()) out << "; top site: " << site_line(row.measured->sites[0]);
+    out << "\n";
   }
 }
 

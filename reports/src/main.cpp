@@ -3,7 +3,9 @@
 //
 // Exit codes: 0 success; 1 the gate found a regression; 2 bad input or usage.
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include "bounds.h"
 #include "compare.h"
 #include "gate.h"
+#include "heaptrack.h"
 #include "input_error.h"
 #include "json_file.h"
 #include "registry/workload.h"
@@ -61,6 +64,31 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
   return result.failed(strict) ? kRegression : 0;
 }
 
+int profile_command(const std::string& name, bool heaptrack, long runs, std::string out) {
+  const allocgate::SiteProfile profile = profile_case(name);
+  std::cout << name << ": " << profile.allocations << " allocations, " << profile.bytes
+            << " bytes in one operation (after a warm-up one)\n\nby count:\n"
+            << profile.top(10) << "\nby bytes:\n" << profile.top(10, true);
+  if (!heaptrack) return 0;
+  if (out.empty()) {
+    out = "heaptrack." + name;
+    std::replace(out.begin(), out.end(), '/', '_');
+  }
+  const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  const HeaptrackSummary summary = run_under_heaptrack(self, name, runs, out);
+  std::cout << "\nheaptrack: " << runs << " operations of " << name << " after a warm-up one\n"
+            << "  data: " << summary.data_file << " (heaptrack_gui " << summary.data_file << ")\n"
+            << "  calls to allocation functions: " << summary.calls
+            << " (the whole process: startup, warm-up and C mallocs included)\n"
+            << "  temporary allocations: " << summary.temporary << "\n"
+            << "  peak heap memory: " << summary.peak << "\n  top allocators:\n";
+  for (const HeaptrackAllocator& a : summary.top) {
+    std::cout << "    " << a.calls << " calls: " << a.function << (a.location.empty() ? "" : " (" + a.location + ")")
+              << "\n";
+  }
+  return 0;
+}
+
 void write_output(const std::string& file, const std::string& text) {
   if (file.empty() || file == "-") {
     std::cout << text;
@@ -94,6 +122,25 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   bool no_timing = false;
   run->add_flag("--no-timing", no_timing, "Count allocations and hash outputs only");
+  run->add_flag("--sites", run_options.sites, "Also record each case's top allocation sites (for diff and compare)");
+
+  std::string profile_case_name, heaptrack_out;
+  bool heaptrack = false;
+  long heaptrack_runs = 200;
+  CLI::App* profile = app.add_subcommand("profile", "Which lines allocate: one operation's top sites");
+  profile->add_option("case", profile_case_name, "workload/variant/size")->required();
+  profile->add_flag("--heaptrack", heaptrack, "Also run the case in a loop under heaptrack and summarise it");
+  profile->add_option("--runs", heaptrack_runs, "With --heaptrack: operations after the warm-up")
+      ->check(CLI::Range(0L, 100000000L))
+      ->capture_default_str();
+  profile->add_option("--out", heaptrack_out, "With --heaptrack: the data file's name, before .zst");
+
+  std::string loop_case_name;
+  long loop_runs = 1000;
+  CLI::App* loop = app.add_subcommand("loop", "Run a case over and over, for an external profiler to watch");
+  loop->add_option("case", loop_case_name, "workload/variant/size")->required();
+  loop->add_option("--runs", loop_runs, "Operations after one warm-up")->check(CLI::Range(0L, 1000000000L))
+      ->capture_default_str();
 
   std::string output_case;
   CLI::App* output = app.add_subcommand("output", "Write one operation's output bytes to stdout");
@@ -148,6 +195,11 @@ int main(int argc, char** argv) {
         write_file_atomically(run_out, to_json(report).dump(2) + "\n");
         std::cerr << "allocgate: wrote " << run_out << "\n";
       }
+      return 0;
+    }
+    if (*profile) return profile_command(profile_case_name, heaptrack, heaptrack_runs, heaptrack_out);
+    if (*loop) {
+      loop_case(loop_case_name, loop_runs);
       return 0;
     }
     if (*output) {

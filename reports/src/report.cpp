@@ -10,6 +10,10 @@
 
 namespace allocgate::reports {
 
+std::string SiteSummary::where() const {
+  return file.empty() ? function : function + " (" + file + ":" + std::to_string(line) + ")";
+}
+
 std::string Report::toolchain() const {
   const auto it = context.find("allocgate_toolchain");
   return it != context.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -87,6 +91,49 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
   if (const auto it = entry.find("equal_to_reference"); it != entry.end() && !it->is_null()) {
     if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
     c.equal_to_reference = it->get<bool>();
+  }
+  // A site's fields: checked like every figure, named after the case.
+  const auto number = [&](const nlohmann::json& object, const char* key) {
+    const auto value = object.find(key);
+    if (value == object.end()) return 0.0;
+    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0) {
+      r.fail(c.name + ": a site's " + key + " is not a number >= 0");
+    }
+    return value->get<double>();
+  };
+  const auto text = [&](const nlohmann::json& object, const char* key) {
+    const auto value = object.find(key);
+    if (value == object.end()) return std::string();
+    if (!value->is_string()) r.fail(c.name + ": a site's " + key + " is not a string");
+    return value->get<std::string>();
+  };
+  if (const auto it = entry.find("sites"); it != entry.end()) {
+    if (!it->is_array()) r.fail(c.name + ": sites is not an array");
+    for (const auto& site : *it) {
+      if (!site.is_object()) r.fail(c.name + ": a site is not an object");
+      c.sites.push_back(SiteSummary{text(site, "function"), text(site, "file"),
+                                    static_cast<unsigned>(number(site, "line")), number(site, "allocs_per_op"),
+                                    number(site, "bytes_per_op")});
+    }
+  }
+  if (const auto it = entry.find("stacks"); it != entry.end()) {
+    if (!it->is_array()) r.fail(c.name + ": stacks is not an array");
+    for (const auto& stack : *it) {
+      if (!stack.is_object() || !stack.contains("frames") || !stack["frames"].is_array()) {
+        r.fail(c.name + ": a stack has no frames array");
+      }
+      StackSummary summary;
+      for (const auto& frame : stack["frames"]) {
+        if (!frame.is_string()) r.fail(c.name + ": a stack frame is not a string");
+        summary.frames.push_back(frame.get<std::string>());
+      }
+      const auto count = stack.find("allocs_per_op");
+      if (count == stack.end() || !count->is_number() || !(count->get<double>() >= 0)) {
+        r.fail(c.name + ": a stack has no allocs_per_op");
+      }
+      summary.allocs_per_op = count->get<double>();
+      c.stacks.push_back(std::move(summary));
+    }
   }
   return c;
 }
@@ -222,6 +269,22 @@ nlohmann::json to_json(const Report& report) {
     if (c.peak_bytes) entry["peak_bytes"] = json_number(*c.peak_bytes);
     if (!c.output_sha256.empty()) entry["output_sha256"] = c.output_sha256;
     if (c.equal_to_reference) entry["equal_to_reference"] = *c.equal_to_reference;
+    if (!c.sites.empty()) {
+      nlohmann::json sites = nlohmann::json::array();
+      for (const SiteSummary& site : c.sites) {
+        sites.push_back({{"function", site.function}, {"file", site.file}, {"line", site.line},
+                         {"allocs_per_op", json_number(site.allocs_per_op)},
+                         {"bytes_per_op", json_number(site.bytes_per_op)}});
+      }
+      entry["sites"] = std::move(sites);
+    }
+    if (!c.stacks.empty()) {
+      nlohmann::json stacks = nlohmann::json::array();
+      for (const StackSummary& stack : c.stacks) {
+        stacks.push_back({{"frames", stack.frames}, {"allocs_per_op", json_number(stack.allocs_per_op)}});
+      }
+      entry["stacks"] = std::move(stacks);
+    }
     benchmarks.push_back(std::move(entry));
   }
   nlohmann::json context = report.context;

@@ -18,6 +18,25 @@ namespace allocgate::reports {
 /// Bumped when a field changes meaning or goes away; readers refuse others.
 inline constexpr int kReportSchemaVersion = 1;
 
+/// Where a case's allocations come from, per operation (`allocgate run --sites`).
+struct SiteSummary {
+  std::string function;
+  std::string file;  ///< relative to the source tree
+  unsigned line = 0;
+  double allocs_per_op = 0;
+  double bytes_per_op = 0;
+
+  /// "render (workloads/xml_listing/xml_listing.cpp:190)"
+  std::string where() const;
+};
+
+/// A distinct allocation stack of one operation, outermost frame first, each
+/// frame as "function (file:line)": what a flame graph is drawn from.
+struct StackSummary {
+  std::vector<std::string> frames;
+  double allocs_per_op = 0;
+};
+
 struct CaseResult {
   std::string name;  ///< "workload/variant/size", or a benchmark's own name
   // From the registry; empty / 0 for another binary's benchmarks.
@@ -34,6 +53,8 @@ struct CaseResult {
   std::int64_t iterations = 0;
   std::string output_sha256;
   std::optional<bool> equal_to_reference;
+  std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
+  std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
 };
 
 struct Report {

@@ -78,6 +78,36 @@ void count_case(const Selected& s, int counted_runs, CaseResult& result) {
   result.output_sha256 = allocgate::workloads::sha256_hex(c->output());
 }
 
+// The sites of one operation after a warm-up, in a pass of its own: capture
+// costs an unwind per allocation, which the counting pass must not pay.
+SiteProfile capture_one_operation(workloads::Case& c) {
+  c.run();
+  CaptureSites capture(4096);
+  c.run();
+  capture.stop();
+  return capture.profile(ALLOCGATE_SOURCE_ROOT);
+}
+
+// The report keeps the top sites, and the top stacks for the flame graph
+// with function names only and their innermost frames: enough to draw, small
+// enough to keep for every case.
+void summarise_sites(const SiteProfile& profile, CaseResult& result) {
+  constexpr std::size_t kSites = 5, kStacks = 12, kFrames = 14;
+  for (std::size_t i = 0; i < profile.sites.size() && i < kSites; ++i) {
+    const Site& site = profile.sites[i];
+    result.sites.push_back(SiteSummary{site.where.function, site.where.file, site.where.line,
+                                       static_cast<double>(site.count), static_cast<double>(site.bytes)});
+  }
+  for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
+    const StackSample& stack = profile.stacks[i];
+    StackSummary summary;
+    const std::size_t first = stack.frames.size() > kFrames ? stack.frames.size() - kFrames : 0;
+    for (std::size_t f = first; f < stack.frames.size(); ++f) summary.frames.push_back(stack.frames[f].function);
+    summary.allocs_per_op = static_cast<double>(stack.count);
+    result.stacks.push_back(std::move(summary));
+  }
+}
+
 // Google Benchmark reporter that keeps each repetition's time per case and
 // reports progress; prints nothing itself.
 class Collector : public ::benchmark::BenchmarkReporter {
@@ -174,6 +204,7 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
       reference_hash[key] = allocgate::workloads::sha256_hex(reference->output());
     }
     r.equal_to_reference = r.output_sha256 == reference_hash[key];
+    if (options.sites) summarise_sites(capture_one_operation(*s.workload->prepare(s.variant, s.size)), r);
     report.cases.push_back(std::move(r));
     progress.step(s.name + " (counted)");
   }
@@ -195,18 +226,33 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
   return report;
 }
 
-std::string case_output(const std::string& name) {
+namespace {
+
+std::unique_ptr<workloads::Case> prepare_named(const std::string& name) {
   for (const Workload& w : all_workloads()) {
     for (const std::string_view v : w.variants) {
       for (const std::size_t n : w.sizes) {
-        if (allocgate::workloads::case_name(w, v, n) != name) continue;
-        const auto c = w.prepare(v, n);
-        c->run();
-        return c->output();
+        if (allocgate::workloads::case_name(w, v, n) == name) return w.prepare(v, n);
       }
     }
   }
   throw InputError("no case named '" + name + "' (allocgate list shows them)");
+}
+
+}  // namespace
+
+std::string case_output(const std::string& name) {
+  const auto c = prepare_named(name);
+  c->run();
+  return c->output();
+}
+
+SiteProfile profile_case(const std::string& name) { return capture_one_operation(*prepare_named(name)); }
+
+void loop_case(const std::string& name, long runs) {
+  const auto c = prepare_named(name);
+  c->run();
+  for (long i = 0; i < runs; ++i) c->run();
 }
 
 }  // namespace allocgate::reports

@@ -6,6 +6,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "allocgate/sites.h"
 #include "report.h"
 
 namespace allocgate::reports {
@@ -16,6 +17,7 @@ struct RunOptions {
   double min_time = 0.1;        ///< seconds per repetition
   int counted_runs = 5;         ///< operations counted after the warm-up
   bool time = true;             ///< false: allocation figures and hashes only
+  bool sites = false;           ///< also capture each case's top allocation sites
 };
 
 /// Runs the cases; progress goes to `progress` once the run has taken more
@@ -26,5 +28,13 @@ Report run_cases(const RunOptions& options, std::ostream& progress);
 /// One operation of the named case; its output bytes. Throws InputError for
 /// an unknown case name.
 std::string case_output(const std::string& name);
+
+/// The call sites of one operation of the named case (after a warm-up one),
+/// paths relative to allocgate's source tree.
+allocgate::SiteProfile profile_case(const std::string& name);
+
+/// Runs the named case `runs` times after a warm-up: a loop for an external
+/// profiler such as heaptrack to watch.
+void loop_case(const std::string& name, long runs);
 
 }  // namespace allocgate::reports

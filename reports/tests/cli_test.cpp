@@ -52,7 +52,7 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_EQ(run(kAllocgate + " --version").output, "allocgate 0.1.0\n");
   const Result help = run(kAllocgate + " --help");
   EXPECT_EQ(help.code, 0);
-  for (const char* sub : {"run", "diff", "compare", "table", "output", "list"}) {
+  for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop"}) {
     EXPECT_NE(help.output.find(sub), std::string::npos) << sub;
   }
   EXPECT_EQ(run(kAllocgate + " no-such-command").code, 2);
@@ -125,6 +125,90 @@ TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
   const std::string clean = path("clean.json");
   ASSERT_EQ(run(kAllocgate + " run --no-timing --filter 'xml_listing/optimized/(10|1000)$' --out " + clean).code, 0);
   EXPECT_EQ(run(kAllocgate + " diff --bounds " + kBounds + " " + clean).code, 0);
+}
+
+// The line of the injected regression in xml_listing.cpp, found the way a
+// developer would: by its text.
+unsigned regression_line() {
+  std::ifstream source(ALLOCGATE_XML_LISTING_SOURCE);
+  unsigned number = 0;
+  for (std::string line; std::getline(source, line);) {
+    ++number;
+    if (line.find("std::string regression(o.key);") != std::string::npos) return number;
+  }
+  return 0;
+}
+
+// Done when: from `allocgate diff` alone, the case, the delta and the line.
+TEST_F(Cli, TheGatePointsAtTheLineThatAllocates) {
+  const std::string report = path("regressed.json");
+  ASSERT_EQ(run(kRegressed + " run --no-timing --sites --filter 'xml_listing/optimized/1000$' --out " + report).code, 0);
+  const Result gate = run(kAllocgate + " diff --bounds " + kBounds + " " + report);
+  EXPECT_EQ(gate.code, 1);
+  const std::string expected = "REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n"
+                               "    1000 allocs/op from allocgate::workloads::xml_listing::render "
+                               "(workloads/xml_listing/xml_listing.cpp:" + std::to_string(regression_line()) + ")\n";
+  EXPECT_EQ(gate.output.rfind(expected, 0), 0u) << gate.output;
+
+  // compare names the new site too.
+  const std::string clean = path("clean.json");
+  ASSERT_EQ(run(kAllocgate + " run --no-timing --sites --filter 'xml_listing/optimized/1000$' --out " + clean).code, 0);
+  const Result cmp = run(kAllocgate + " compare " + clean + " " + report);
+  EXPECT_NE(cmp.output.find("+1000  allocgate::workloads::xml_listing::render (workloads/xml_listing/xml_listing.cpp:" +
+                            std::to_string(regression_line()) + ")"),
+            std::string::npos)
+      << cmp.output;
+}
+
+TEST_F(Cli, ProfileListsTheTopSitesOfOneOperation) {
+  const Result r = run(kAllocgate + " profile log_report/v3/2000");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("log_report/v3/2000: 73 allocations, ", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find("by count:\n  70 allocs, "), std::string::npos) << r.output;  // the 40 nodes and 30 keys
+  EXPECT_NE(r.output.find("workloads/log_report/log_report.cpp:"), std::string::npos);
+  EXPECT_NE(r.output.find("by bytes:\n"), std::string::npos);
+}
+
+// An independent counter agrees: heaptrack's count of allocation calls for K
+// operations, less its count for none (startup, the warm-up operation,
+// heaptrack's own and C mallocs), is allocgate's allocs/op times K.
+TEST_F(Cli, HeaptracksCountAgreesWithAllocgates) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "heaptrack's preload library cannot run beside a sanitizer runtime";
+#endif
+  if (run("command -v heaptrack").code != 0) GTEST_SKIP() << "heaptrack is not installed (apt-get install heaptrack)";
+  const std::string name = "xml_listing/naive/10";
+  const std::string report = path("counted.json");
+  ASSERT_EQ(run(kAllocgate + " run --no-timing --filter '^" + name + "$' --out " + report).code, 0);
+  std::ifstream in(report);
+  std::stringstream json;
+  json << in.rdbuf();
+  const auto at = json.str().find("\"allocs_per_op\": ");
+  ASSERT_NE(at, std::string::npos);
+  const long allocs_per_op = std::stol(json.str().substr(at + 17));
+  EXPECT_EQ(allocs_per_op, 165);
+
+  const auto heaptrack_calls = [&](long runs) {
+    const Result r = run(kAllocgate + " profile " + name + " --heaptrack --runs " + std::to_string(runs) + " --out " +
+                         path("heaptrack." + std::to_string(runs)));
+    EXPECT_EQ(r.code, 0) << r.output;
+    const auto line = r.output.find("calls to allocation functions: ");
+    return line == std::string::npos ? -1L : std::stol(r.output.substr(line + 31));
+  };
+  constexpr long kRuns = 40;
+  const long none = heaptrack_calls(0);
+  const long some = heaptrack_calls(kRuns);
+  ASSERT_GT(none, 0);
+  EXPECT_EQ(some - none, allocs_per_op * kRuns) << "heaptrack: " << none << " calls for 0 runs, " << some << " for "
+                                                << kRuns;
+  EXPECT_TRUE(fs::exists(path("heaptrack.40.zst")));  // kept for heaptrack_gui
+}
+
+TEST_F(Cli, WithoutHeaptrackProfileSaysHowToInstallIt) {
+  const Result r = run("PATH=/nonexistent " + kAllocgate + " profile timestamp/naive/1 --heaptrack");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("allocgate: heaptrack is not installed: apt-get install heaptrack\n"), std::string::npos)
+      << r.output;
 }
 
 TEST_F(Cli, UpdateRewritesTheBoundsAtomicallyAndOnlyTightens) {

@@ -50,4 +50,22 @@ TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
   EXPECT_NE(markdown.str().find("| `a/more/1` | 2 -> 3 (+1) | +32 |"), std::string::npos) << markdown.str();
 }
 
+TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
+  json base_entry = entry("x/optimized/10", 0, 0, 100, 99, 101);
+  json head_entry = entry("x/optimized/10", 10, 300, 120, 119, 121);
+  head_entry["sites"] = json::array({{{"function", "render"}, {"file", "x.cpp"}, {"line", 42}, {"allocs_per_op", 10},
+                                      {"bytes_per_op", 300}}});
+  const auto rows = compare_reports(report_of(json::array({base_entry})), report_of(json::array({head_entry})));
+  ASSERT_EQ(rows.size(), 1u);
+  const auto changes = site_changes(rows[0]);
+  ASSERT_EQ(changes.size(), 1u);
+  EXPECT_EQ(changes[0].first, "render (x.cpp:42)");
+  EXPECT_EQ(changes[0].second, 10);
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_NE(text.str().find("x/optimized/10: allocs/op by site, head - base\n  +10  render (x.cpp:42)"),
+            std::string::npos)
+      << text.str();
+}
+
 }  // namespace

@@ -179,3 +179,33 @@ TEST(Gate, AResultOutlivesItsInputs) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Gate, ARegressionShowsWhereItsAllocationsComeFrom) {
+  using namespace allocgate::reports;
+  const Report report = report_from_json(nlohmann::json::parse(R"({
+      "context": {"allocgate_schema_version": 1},
+      "benchmarks": [{"name": "xml_listing/optimized/1000", "allocs_per_op": 1000,
+                      "sites": [{"function": "render", "file": "workloads/xml_listing/xml_listing.cpp", "line": 190,
+                                 "allocs_per_op": 1000, "bytes_per_op": 30000}]}]})"),
+                                         "r");
+  const BoundsFile bounds = bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
+      "toolchains": {"tc": {"xml_listing/optimized/1000": {"allocs_per_op": 0}}}})"), "b");
+  const GateResult r = evaluate(report, bounds, "tc", "b");
+  std::ostringstream text, markdown, annotations;
+  print_text(text, r);
+  print_markdown(markdown, r);
+  print_github_annotations(annotations, r);
+  EXPECT_EQ(text.str().rfind("REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n"
+                             "    1000 allocs/op from render (workloads/xml_listing/xml_listing.cpp:190)\n", 0),
+            0u) << text.str();
+  EXPECT_NE(markdown.str().find("  - 1000 allocs/op from render (workloads/xml_listing/xml_listing.cpp:190)"),
+            std::string::npos);
+  EXPECT_EQ(annotations.str(),
+            "::error file=workloads/xml_listing/xml_listing.cpp,line=190,title=allocation regression::"
+            "xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000); top site: 1000 allocs/op from render "
+            "(workloads/xml_listing/xml_listing.cpp:190)\n");
+}
+
+}  // namespace

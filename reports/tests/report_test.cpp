@@ -57,6 +57,24 @@ TEST(ReadReport, RoundTripsThroughItsJson) {
   EXPECT_TRUE(json["benchmarks"][0].contains("real_time"));
 }
 
+TEST(ReadReport, SitesAndStacksRoundTrip) {
+  Report r = read_report(kFixtures + "/report.json");
+  r.cases[0].sites.push_back(SiteSummary{"render", "workloads/x.cpp", 42, 1000, 32000});
+  r.cases[0].stacks.push_back(StackSummary{{"main", "render"}, 1000});
+  const Report again = report_from_json(to_json(r), "again");
+  ASSERT_EQ(again.cases[0].sites.size(), 1u);
+  EXPECT_EQ(again.cases[0].sites[0].where(), "render (workloads/x.cpp:42)");
+  EXPECT_EQ(again.cases[0].sites[0].allocs_per_op, 1000);
+  ASSERT_EQ(again.cases[0].stacks.size(), 1u);
+  EXPECT_EQ(again.cases[0].stacks[0].frames, (std::vector<std::string>{"main", "render"}));
+  for (const char* bad : {R"("sites": 3)", R"("sites": [3])", R"("sites": [{"line": -1}])", R"("stacks": [{}])",
+                          R"("stacks": [{"frames": [1], "allocs_per_op": 1}])"}) {
+    const std::string text = std::string(R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [{"name": "a", "allocs_per_op": 1, )") +
+                             bad + "}]}";
+    EXPECT_THROW(report_from_json(nlohmann::json::parse(text), "t.json"), InputError) << bad;
+  }
+}
+
 TEST(ReadReport, ReadsAGoogleBenchmarkBinarysJson) {
   // Written by allocgate_workloads_bench with --benchmark_repetitions=2:
   // repetitions and aggregates are folded into one case per benchmark.
