@@ -1,13 +1,16 @@
 # Install and export: find_package(allocgate) then gives allocgate::harness,
-# allocgate::gtest, allocgate::benchmark and allocgate::benchmark_main.
+# allocgate::gtest, allocgate::benchmark, allocgate::benchmark_main and
+# allocgate::c_allocations.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(ALLOCGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocgate)
 
 install(TARGETS allocgate_harness allocgate_gtest allocgate_benchmark allocgate_benchmark_main
+                allocgate_c_allocations
   EXPORT allocgateTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/allocgate-objects
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

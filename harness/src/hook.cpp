@@ -42,6 +42,14 @@
 #define ALLOCGATE_UNLIKELY(x) (x)
 #endif
 
+// The default route to the C allocator; see thread_state.h.
+extern "C" __attribute__((weak)) void* allocgate_new_malloc(std::size_t size) noexcept { return std::malloc(size); }
+extern "C" __attribute__((weak)) void allocgate_new_free(void* p) noexcept { std::free(p); }
+extern "C" __attribute__((weak)) int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept {
+  return posix_memalign(p, align, size);
+}
+extern "C" __attribute__((weak)) bool allocgate_counts_c_allocations() noexcept { return false; }
+
 namespace allocgate::detail {
 namespace {
 
@@ -179,8 +187,8 @@ void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
   if (size > static_cast<std::size_t>(-1) - offset) return nullptr;
   void* base = nullptr;
   if (align <= alignof(std::max_align_t)) {
-    base = std::malloc(offset + size);
-  } else if (posix_memalign(&base, align, offset + size) != 0) {
+    base = allocgate_new_malloc(offset + size);
+  } else if (allocgate_new_memalign(&base, align, offset + size) != 0) {
     base = nullptr;
   }
   if (base == nullptr) return nullptr;
@@ -195,7 +203,7 @@ void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
   if (user == nullptr) return;
   const BlockHeader h = *header_of(user);
   if (h.offset_and_counted & 1u) count_deallocation(t_state, h.size);
-  std::free(static_cast<char*>(user) - (h.offset_and_counted >> 1));
+  allocgate_new_free(static_cast<char*>(user) - (h.offset_and_counted >> 1));
 }
 
 #else  // counts and requested bytes only: malloc's own pointer is the user's
@@ -204,8 +212,8 @@ void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
   ThreadState& t = t_state;
   void* p = nullptr;
   if (align <= alignof(std::max_align_t)) {
-    p = std::malloc(size == 0 ? 1 : size);
-  } else if (posix_memalign(&p, align, size == 0 ? align : size) != 0) {
+    p = allocgate_new_malloc(size == 0 ? 1 : size);
+  } else if (allocgate_new_memalign(&p, align, size == 0 ? align : size) != 0) {
     p = nullptr;
   }
   if (p == nullptr) return nullptr;
@@ -220,7 +228,7 @@ void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
   if (p == nullptr) return;
   ThreadState& t = t_state;
   if (!(t.mode & kPaused)) ++t.counters.deallocations;
-  std::free(p);
+  allocgate_new_free(p);
 }
 
 #endif  // ALLOCGATE_TRACK_SIZES

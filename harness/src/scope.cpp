@@ -12,29 +12,42 @@
 namespace allocgate {
 namespace {
 
-AllocationStats snapshot(const detail::ThreadCounters& c) noexcept {
-  return AllocationStats{c.allocations,    c.deallocations, c.bytes_allocated,
-                         c.bytes_freed,    c.live_bytes,    0};
+AllocationStats snapshot(const detail::ThreadState& t) noexcept {
+  const detail::ThreadCounters& c = t.counters;
+  AllocationStats s{c.allocations, c.deallocations, c.bytes_allocated, c.bytes_freed, c.live_bytes, 0, {}};
+  if (allocgate_counts_c_allocations()) {
+    s.c = CAllocationStats{t.c_counters.allocations, t.c_counters.deallocations, t.c_counters.bytes_allocated};
+  }
+  return s;
 }
 
 AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
-  return AllocationStats{c.allocations.load(std::memory_order_relaxed),
-                         c.deallocations.load(std::memory_order_relaxed),
-                         c.bytes_allocated.load(std::memory_order_relaxed),
-                         c.bytes_freed.load(std::memory_order_relaxed),
-                         c.live_bytes.load(std::memory_order_relaxed),
-                         0};
+  constexpr auto relaxed = std::memory_order_relaxed;
+  AllocationStats s{c.allocations.load(relaxed),     c.deallocations.load(relaxed), c.bytes_allocated.load(relaxed),
+                    c.bytes_freed.load(relaxed),     c.live_bytes.load(relaxed),    0,
+                    {}};
+  if (allocgate_counts_c_allocations()) {
+    s.c = CAllocationStats{c.c_allocations.load(relaxed), c.c_deallocations.load(relaxed),
+                           c.c_bytes_allocated.load(relaxed)};
+  }
+  return s;
 }
 
 AllocationStats difference(const AllocationStats& now, const AllocationStats& start,
                            std::int64_t peak, std::int64_t start_live) noexcept {
   const std::int64_t peak_above_start = peak - start_live;
-  return AllocationStats{now.allocations - start.allocations,
-                         now.deallocations - start.deallocations,
-                         now.bytes_allocated - start.bytes_allocated,
-                         now.bytes_freed - start.bytes_freed,
-                         now.net_bytes - start.net_bytes,
-                         peak_above_start > 0 ? static_cast<std::uint64_t>(peak_above_start) : 0};
+  AllocationStats d{now.allocations - start.allocations,
+                    now.deallocations - start.deallocations,
+                    now.bytes_allocated - start.bytes_allocated,
+                    now.bytes_freed - start.bytes_freed,
+                    now.net_bytes - start.net_bytes,
+                    peak_above_start > 0 ? static_cast<std::uint64_t>(peak_above_start) : 0,
+                    {}};
+  if (now.c && start.c) {
+    d.c = CAllocationStats{now.c->allocations - start.c->allocations, now.c->deallocations - start.c->deallocations,
+                           now.c->bytes_allocated - start.c->bytes_allocated};
+  }
+  return d;
 }
 
 // Calls operator new through a volatile pointer so that no compiler can
@@ -69,7 +82,7 @@ void require_hook() {
 AllocationScope::AllocationScope() {
   require_hook();
   detail::ThreadCounters& c = detail::thread_state().counters;
-  start_ = snapshot(c);
+  start_ = snapshot(detail::thread_state());
   start_live_ = c.live_bytes;
   // Restart the high-water mark at the current level so that this scope's
   // peak is its own; the destructor restores the outer one.
@@ -83,8 +96,8 @@ AllocationScope::~AllocationScope() {
 }
 
 AllocationStats AllocationScope::stats() const noexcept {
-  const detail::ThreadCounters& c = detail::thread_state().counters;
-  return difference(snapshot(c), start_, c.peak_live_bytes, start_live_);
+  const detail::ThreadState& t = detail::thread_state();
+  return difference(snapshot(t), start_, t.counters.peak_live_bytes, start_live_);
 }
 
 // --- ProcessAllocationScope -------------------------------------------------
@@ -117,10 +130,14 @@ AllocationStats ProcessAllocationScope::stats() const noexcept {
 
 std::ostream& operator<<(std::ostream& out, const AllocationStats& s) {
   PauseCounting pause;  // the stream may allocate; that is not the user's
-  return out << s.allocations << (s.allocations == 1 ? " allocation, " : " allocations, ")
-             << s.bytes_allocated << " bytes requested; " << s.deallocations << " freed ("
-             << s.bytes_freed << " bytes); net " << s.net_bytes << " bytes, peak live "
-             << s.peak_live_bytes << " bytes";
+  out << s.allocations << (s.allocations == 1 ? " allocation, " : " allocations, ") << s.bytes_allocated
+      << " bytes requested; " << s.deallocations << " freed (" << s.bytes_freed << " bytes); net " << s.net_bytes
+      << " bytes, peak live " << s.peak_live_bytes << " bytes";
+  if (s.c) {
+    out << "; C: " << s.c->allocations << " malloc(s) of " << s.c->bytes_allocated << " bytes, "
+        << s.c->deallocations << " free(s)";
+  }
+  return out;
 }
 
 }  // namespace allocgate

@@ -22,6 +22,15 @@ struct ThreadCounters {
                                       // each scope and restored when it ends
 };
 
+/// Calls to the C allocation functions (malloc family), counted only when
+/// allocgate::c_allocations is linked. Sizes of freed blocks are unknown to
+/// free(), so only requested bytes are kept.
+struct CCounters {
+  std::uint64_t allocations = 0;
+  std::uint64_t deallocations = 0;
+  std::uint64_t bytes_allocated = 0;
+};
+
 /// Call-site capture: the return addresses of each allocation's stack,
 /// aggregated by stack in a table reserved before capture starts, so the
 /// hook only ever writes into memory it already has.
@@ -52,6 +61,7 @@ enum ModeBits : std::uint32_t {
 
 struct ThreadState {
   ThreadCounters counters;
+  CCounters c_counters;
   std::uint32_t mode = 0;
   std::uint32_t pause_depth = 0;
   std::uint32_t forbid_depth = 0;
@@ -88,6 +98,9 @@ struct ProcessCounters {
   std::atomic<std::uint64_t> bytes_freed{0};
   std::atomic<std::int64_t> live_bytes{0};
   std::atomic<std::int64_t> peak_live_bytes{0};
+  std::atomic<std::uint64_t> c_allocations{0};
+  std::atomic<std::uint64_t> c_deallocations{0};
+  std::atomic<std::uint64_t> c_bytes_allocated{0};
 };
 
 /// The calling thread's state. Defined in hook.cpp as a constinit
@@ -101,4 +114,19 @@ ProcessCounters& process_counters() noexcept;
 /// frees, live bytes and peak live bytes are known.
 bool hook_tracks_sizes() noexcept;
 
+
+
 }  // namespace allocgate::detail
+
+// How operator new and delete reach the C allocator. Weak definitions in
+// hook.cpp call malloc, free and posix_memalign; allocgate::c_allocations
+// defines them to call glibc's own functions directly, so that operator new's
+// malloc is never counted a second time as a C allocation.
+extern "C" void* allocgate_new_malloc(std::size_t size) noexcept;
+extern "C" void allocgate_new_free(void* p) noexcept;
+extern "C" int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept;
+
+/// True when allocgate::c_allocations is linked (a strong definition
+/// overrides hook.cpp's weak one).
+extern "C" bool allocgate_counts_c_allocations() noexcept;
+

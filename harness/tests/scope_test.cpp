@@ -168,7 +168,7 @@ TEST(ProcessAllocationScope, ManyThreadsAllocatingAtOnceGiveExactTotals) {
 }
 
 TEST(Stats, PrintOnOneLine) {
-  allocgate::AllocationStats s{2, 1, 48, 16, 32, 40};
+  allocgate::AllocationStats s{2, 1, 48, 16, 32, 40, std::nullopt};
   std::ostringstream out;
   out << s;
   EXPECT_EQ(out.str(),

@@ -4,9 +4,20 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <stdexcept>
 
 namespace allocgate {
+
+/// Calls to the C allocation functions (malloc, calloc, realloc, free,
+/// posix_memalign, aligned_alloc, memalign), counted apart from operator new.
+struct CAllocationStats {
+  std::uint64_t allocations = 0;    ///< blocks returned (a realloc counts one)
+  std::uint64_t deallocations = 0;  ///< blocks freed (a realloc that moved counts one)
+  std::uint64_t bytes_allocated = 0;
+
+  friend bool operator==(const CAllocationStats&, const CAllocationStats&) = default;
+};
 
 /// What was allocated through the global operator new/delete during a
 /// measurement. Sizes are the sizes the program requested, not what malloc
@@ -26,6 +37,9 @@ struct AllocationStats {
   std::int64_t net_bytes = 0;
   /// The largest value net_bytes reached during the measurement.
   std::uint64_t peak_live_bytes = 0;
+  /// The malloc family's calls, when allocgate::c_allocations is linked;
+  /// absent (not 0) otherwise. operator new's own mallocs are not in it.
+  std::optional<CAllocationStats> c;
 
   friend bool operator==(const AllocationStats&, const AllocationStats&) = default;
 };
