@@ -76,6 +76,8 @@ std::string demangle(const char* symbol) {
 // and tell nothing about where the allocation is.
 std::string without_parameters(std::string name) {
   for (std::size_t tag; (tag = name.find("[abi:cxx11]")) != std::string::npos;) name.erase(tag, 11);
+  // GCC's specialised copies: "f(int) [clone .constprop.0]" is f.
+  if (const auto clone = name.find(" [clone "); clone != std::string::npos) name.resize(clone);
   if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) name.resize(name.size() - 6);
   if (name.empty() || name.back() != ')') return name;
   int depth = 0;

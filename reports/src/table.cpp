@@ -1,6 +1,7 @@
 #include "table.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <iomanip>
 #include <map>
@@ -207,6 +208,72 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
   out << "</svg>\n";
 }
 
+// A flame graph of one case's allocation stacks: each frame a box as wide as
+// the allocations made beneath it, callers below callees, so the widest
+// towers are where the allocations come from.
+struct FlameNode {
+  std::string name;
+  double count = 0;
+  std::vector<FlameNode> children;
+
+  FlameNode& child(const std::string& frame) {
+    for (FlameNode& c : children) {
+      if (c.name == frame) return c;
+    }
+    children.push_back(FlameNode{frame, 0, {}});
+    return children.back();
+  }
+  int depth() const {
+    int d = 0;
+    for (const FlameNode& c : children) d = std::max(d, c.depth());
+    return d + 1;
+  }
+};
+
+void flame_boxes(std::ostream& out, const FlameNode& node, double x, int level, double scale, int bottom) {
+  constexpr int kRow = 17;
+  const double width = node.count * scale;
+  if (width < 0.5) return;
+  // A warm colour picked from the name, so a function keeps its colour.
+  const std::size_t hash = std::hash<std::string>{}(node.name);
+  const int red = 200 + static_cast<int>(hash % 55), green = 80 + static_cast<int>((hash >> 8) % 120);
+  const int y = bottom - (level + 1) * kRow;
+  out << "<g class=\"frame\"><title>" << html_escape(node.name) << ": " << exact(node.count)
+      << " allocs/op</title><rect x=\"" << std::fixed << std::setprecision(1) << x << "\" y=\"" << y
+      << "\" width=\"" << width << "\" height=\"" << kRow - 1 << "\" fill=\"rgb(" << red << "," << green
+      << ",60)\"/>";
+  if (width > 40) {
+    const std::size_t fits = static_cast<std::size_t>(width / 7);
+    std::string label = node.name.size() > fits ? node.name.substr(0, fits > 2 ? fits - 2 : 0) + ".." : node.name;
+    out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << html_escape(label) << "</text>";
+  }
+  out << "</g>\n";
+  double child_x = x;
+  for (const FlameNode& child : node.children) {
+    flame_boxes(out, child, child_x, level + 1, scale, bottom);
+    child_x += child.count * scale;
+  }
+}
+
+void svg_flame(std::ostream& out, const std::string& case_name, const std::vector<StackSummary>& stacks) {
+  FlameNode root{"all", 0, {}};
+  for (const StackSummary& stack : stacks) {
+    root.count += stack.allocs_per_op;
+    FlameNode* node = &root;
+    for (const std::string& frame : stack.frames) {
+      node = &node->child(frame);
+      node->count += stack.allocs_per_op;
+    }
+  }
+  if (root.count <= 0) return;
+  const int width = 1100, height = 24 + 17 * root.depth();
+  out << "<svg class=\"chart flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
+      << height << "\" role=\"img\" aria-label=\"allocation flame graph\">\n<text x=\"0\" y=\"14\" class=\"title\">"
+      << html_escape(case_name) << ": allocation stacks of one operation, width by allocs/op (hover for names)</text>\n";
+  flame_boxes(out, root, 0, 0, width / root.count, height);
+  out << "</svg>\n";
+}
+
 }  // namespace
 
 void print_html(std::ostream& out, const Report& report) {
@@ -244,6 +311,7 @@ void print_html(std::ostream& out, const Report& report) {
     svg_bars(out, "allocs", "allocs/op", allocs, "");
     if (!times.empty()) svg_bars(out, "time", "ns/op (median)", times, " ns");
     svg_scaling(out, v);
+    if (reference != nullptr && !reference->stacks.empty()) svg_flame(out, reference->name, reference->stacks);
     out << "</div></section>\n";
   }
   if (views.empty()) {

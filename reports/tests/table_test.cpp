@@ -49,9 +49,13 @@ TEST(Table, HtmlIsOneSelfContainedPageWithTheCharts) {
   for (std::size_t at = html.find("<svg class=\"chart "); at != std::string::npos; at = html.find("<svg class=\"chart ", at + 1)) {
     ++charts;
   }
-  EXPECT_EQ(charts, 6u);
+  EXPECT_EQ(charts, 8u);  // and a flame graph per workload
   EXPECT_NE(html.find("<svg class=\"chart scaling\""), std::string::npos);
   EXPECT_NE(html.find("class=\"series\""), std::string::npos);
+  // The reference variant's stacks as a flame graph, its top frame the split.
+  EXPECT_NE(html.find("<svg class=\"chart flame\""), std::string::npos);
+  EXPECT_NE(html.find("log_report/v1/2000: allocation stacks"), std::string::npos);
+  EXPECT_NE(html.find("<title>allocgate::workloads::log_report::(anonymous namespace)::split: "), std::string::npos);
 }
 
 TEST(Table, AGoogleBenchmarkReportGetsOnePlainTable) {
