@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <string_view>
 
 namespace allocgate::workloads {
 
