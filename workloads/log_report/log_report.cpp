@@ -1,5 +1,7 @@
 #include "log_report.h"
 
+#include "common/split.h"
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
@@ -20,17 +22,6 @@ bool add_to(std::int64_t& total, std::int64_t n) {
   if (__builtin_add_overflow(total, n, &sum)) return false;
   total = sum;
   return true;
-}
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> parts;
-  std::string::size_type start = 0;
-  for (;;) {
-    const auto end = line.find(sep, start);
-    parts.push_back(line.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
 }
 
 // The size field of a split line, or false when the line is malformed.
@@ -76,6 +67,18 @@ void append_line(std::string& out, std::string_view path, std::int64_t total) {
   out.push_back('\n');
 }
 
+// The hash map's entries in path order, rendered into a buffer presized as
+// the case study's Builder was (24 bytes a line).
+template <class Map>
+void render_sorted(const Map& totals, std::string& out) {
+  std::vector<const typename Map::value_type*> order;
+  order.reserve(totals.size());
+  for (const auto& entry : totals) order.push_back(&entry);
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->first < b->first; });
+  out.reserve(order.size() * 24);
+  for (const auto* entry : order) append_line(out, entry->first, entry->second);
+}
+
 }  // namespace
 
 Report report_v2(std::span<const std::string> lines) {
@@ -87,12 +90,7 @@ Report report_v2(std::span<const std::string> lines) {
     std::int64_t size = 0;
     if (!parse_size_v1(parts, size) || !add_to(totals[parts[2]], size)) ++report.malformed;
   }
-  std::vector<const std::pair<const std::string, std::int64_t>*> order;
-  order.reserve(totals.size());
-  for (const auto& entry : totals) order.push_back(&entry);
-  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  report.text.reserve(order.size() * 24);
-  for (const auto* entry : order) append_line(report.text, entry->first, entry->second);
+  render_sorted(totals, report.text);
   return report;
 }
 
@@ -141,12 +139,7 @@ Report report_v3(std::span<const std::string> lines) {
     if (it == totals.end()) it = totals.emplace(std::string(path), 0).first;
     if (!add_to(it->second, size)) ++report.malformed;
   }
-  std::vector<const std::pair<const std::string, std::int64_t>*> order;
-  order.reserve(totals.size());
-  for (const auto& entry : totals) order.push_back(&entry);
-  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->first < b->first; });
-  report.text.reserve(order.size() * 24);
-  for (const auto* entry : order) append_line(report.text, entry->first, entry->second);
+  render_sorted(totals, report.text);
   return report;
 }
 

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "common/split.h"
 #include "registry/seeded.h"
 
 namespace allocgate::workloads::row_parse {
@@ -22,17 +23,6 @@ std::string_view to_string(ParseError error) {
 // --- naive ------------------------------------------------------------------
 
 namespace {
-
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> parts;
-  std::string::size_type start = 0;
-  for (;;) {
-    const auto end = line.find(sep, start);
-    parts.push_back(line.substr(start, end - start));
-    if (end == std::string::npos) return parts;
-    start = end + 1;
-  }
-}
 
 ParseError to_int_naive(const std::string& field, std::int64_t& value) {
   if (field.empty()) return ParseError::empty_field;

@@ -18,52 +18,30 @@ std::string serialize(const std::vector<ParseError>& errors, const std::vector<R
   return text;
 }
 
-class NaiveCase : public Case {
+// Parses every line into results kept across runs: Result is Row (the caller
+// owns the path, whose buffer the scanner reuses) or RowView.
+template <class Result, ParseError (*parse)(const std::string&, Result&)>
+class ParseCase : public Case {
  public:
-  explicit NaiveCase(std::size_t n) : lines_(row_parse::make_lines(n)), rows_(n), errors_(n) {}
+  explicit ParseCase(std::size_t n) : lines_(row_parse::make_lines(n)), rows_(n), errors_(n) {}
   void run() override {
-    for (std::size_t i = 0; i < lines_.size(); ++i) errors_[i] = row_parse::parse_naive(lines_[i], rows_[i]);
+    for (std::size_t i = 0; i < lines_.size(); ++i) errors_[i] = parse(lines_[i], rows_[i]);
   }
   std::string output() const override { return serialize(errors_, rows_); }
 
  private:
   std::vector<std::string> lines_;
-  std::vector<row_parse::Row> rows_;
+  std::vector<Result> rows_;
   std::vector<ParseError> errors_;
 };
 
-class ScannerCase : public Case {
- public:
-  explicit ScannerCase(std::size_t n) : lines_(row_parse::make_lines(n)), rows_(n), errors_(n) {}
-  void run() override {
-    for (std::size_t i = 0; i < lines_.size(); ++i) errors_[i] = row_parse::parse(lines_[i], rows_[i]);
-  }
-  std::string output() const override { return serialize(errors_, rows_); }
-
- private:
-  std::vector<std::string> lines_;
-  std::vector<row_parse::Row> rows_;  // their paths' buffers are reused
-  std::vector<ParseError> errors_;
-};
-
-class ViewCase : public Case {
- public:
-  explicit ViewCase(std::size_t n) : lines_(row_parse::make_lines(n)), rows_(n), errors_(n) {}
-  void run() override {
-    for (std::size_t i = 0; i < lines_.size(); ++i) errors_[i] = row_parse::parse_view(lines_[i], rows_[i]);
-  }
-  std::string output() const override { return serialize(errors_, rows_); }
-
- private:
-  std::vector<std::string> lines_;
-  std::vector<row_parse::RowView> rows_;
-  std::vector<ParseError> errors_;
-};
+ParseError scan(const std::string& line, row_parse::Row& row) { return row_parse::parse(line, row); }
+ParseError view(const std::string& line, row_parse::RowView& row) { return row_parse::parse_view(line, row); }
 
 std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") return std::make_unique<NaiveCase>(size);
-  if (variant == "optimized") return std::make_unique<ScannerCase>(size);
-  if (variant == "zero_copy") return std::make_unique<ViewCase>(size);
+  if (variant == "naive") return std::make_unique<ParseCase<row_parse::Row, &row_parse::parse_naive>>(size);
+  if (variant == "optimized") return std::make_unique<ParseCase<row_parse::Row, &scan>>(size);
+  if (variant == "zero_copy") return std::make_unique<ParseCase<row_parse::RowView, &view>>(size);
   throw_unknown_variant("row_parse", variant);
 }
 
