@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake make g++ clang             # build; clang for the libFuzzer targets
+  cmake make g++ clang libclang-rt-14-dev  # build; clang and its runtime for libFuzzer
   libgtest-dev libbenchmark-dev    # GoogleTest, Google Benchmark
   nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
   libssl-dev                       # SHA-256 of workload outputs
