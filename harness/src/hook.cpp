@@ -285,8 +285,9 @@ void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return ag:
 void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return ag::new_or_null(n, static_cast<std::size_t>(a)); }
 void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return ag::new_or_null(n, static_cast<std::size_t>(a)); }
 
-// Every delete form frees through the block header, so a size or alignment
-// passed by the caller is not needed (and a wrong one cannot corrupt a count).
+// Every delete form ends in tracked_free, which takes the size from the block
+// header: a size or alignment passed by the caller is not needed (and a wrong
+// one cannot corrupt a count).
 void operator delete(void* p) noexcept { ag::tracked_free(p); }
 void operator delete[](void* p) noexcept { ag::tracked_free(p); }
 void operator delete(void* p, std::size_t) noexcept { ag::tracked_free(p); }
