@@ -60,9 +60,16 @@ nlohmann::json parse_json(std::string_view text, const std::string& source) {
   } catch (const nlohmann::json::parse_error& e) {
     // Retry without the non-finite literals; report the first error if that
     // does not help either.
-    const nlohmann::json retried = nlohmann::json::parse(null_for_non_finite(text), nullptr, false);
-    if (!retried.is_discarded()) return retried;
+    try {
+      const nlohmann::json retried = nlohmann::json::parse(null_for_non_finite(text), nullptr, false);
+      if (!retried.is_discarded()) return retried;
+    } catch (const nlohmann::json::exception&) {
+    }
     throw InputError(source + ": malformed JSON at byte " + std::to_string(e.byte));
+  } catch (const nlohmann::json::exception& e) {
+    // Found by fuzzing: a number too large for a double (1e+99999) is an
+    // out_of_range error, not a parse_error.
+    throw InputError(source + ": malformed JSON: " + e.what());
   }
 }
 

@@ -83,6 +83,12 @@ TEST(JsonNumber, WritesWholeFiguresAsIntegers) {
   EXPECT_EQ(json_number(38.8125).dump(), "38.8125");
 }
 
+TEST(ParseJson, ANumberBeyondADoubleIsMalformedNotACrash) {
+  // The input libFuzzer reduced this to.
+  EXPECT_THROW(parse_json(R"({"benchmarks": [{"name": "x", "allocs/op": 2.3308e+0487825648}]})", "x.json"),
+               InputError);
+}
+
 TEST(ParseJson, SaysWhereItBroke) {
   try {
     parse_json("{\"a\": [1, 2,", "x.json");
