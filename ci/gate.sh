@@ -2,7 +2,7 @@
 # The main job: build the release preset, run every workload case (timed with
 # Google Benchmark, allocations counted exactly in a separate pass), print the
 # tables, write the report, and gate it against ci/alloc-bounds.json.
-# Exit 0 when every bound holds, 1 on a regression, 2 on bad input.
+# Exit 0 when every bound holds, 1 on a regression, 2 on bad input, 3 on a failure of allocgate itself.
 # Extra arguments go to `allocgate run` (e.g. --filter xml_listing).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,8 @@
 // allocgate: run the workloads, write the report, gate it against recorded
 // bounds, compare two reports, render tables.
 //
-// Exit codes: 0 success; 1 the gate found a regression; 2 bad input or usage.
+// Exit codes: 0 success; 1 the gate found a regression; 2 bad input or usage;
+// 3 a failure of allocgate itself (a workload that throws, a benchmark error).
 
 #include <algorithm>
 #include <cstdlib>
@@ -29,6 +30,7 @@ using namespace allocgate::reports;
 
 constexpr int kRegression = 1;
 constexpr int kBadInput = 2;
+constexpr int kInternal = 3;
 
 std::string report_toolchain(const Report& report, const std::string& override_key, const std::string& source) {
   if (!override_key.empty()) return override_key;
@@ -226,6 +228,9 @@ int main(int argc, char** argv) {
   } catch (const InputError& e) {
     std::cerr << "allocgate: " << e.what() << "\n";
     return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "allocgate: internal error: " << e.what() << "\n";
+    return kInternal;
   }
   return kBadInput;
 }
