@@ -56,6 +56,22 @@ GateRow judge(const std::string& name, const Bound& bound, const CaseResult& mea
 
 std::string cell(const std::optional<double>& value) { return value ? exact(*value) : "-"; }
 
+// A row's bound, measured allocs/op, delta and bytes/op as printed; "-" where absent.
+struct RowCells {
+  std::string bound, measured, delta, bytes;
+};
+
+RowCells cells_of(const GateRow& row) {
+  RowCells c{"-", "-", "-", "-"};
+  if (row.bound) c.bound = exact(row.bound->allocs_per_op);
+  if (row.measured) {
+    c.measured = exact(row.measured->allocs_per_op);
+    c.bytes = cell(row.measured->bytes_per_op);
+  }
+  if (row.bound && row.measured) c.delta = signed_exact(row.measured->allocs_per_op - row.bound->allocs_per_op);
+  return c;
+}
+
 }  // namespace
 
 std::size_t GateResult::count(Status status) const {
@@ -136,14 +152,10 @@ void print_text(std::ostream& out, const GateResult& result) {
       << std::setw(12) << "allocs/op" << std::setw(10) << "delta" << std::setw(12) << "bytes/op"
       << "  status\n";
   for (const GateRow& row : result.rows) {
-    const std::optional<double> bound =
-        row.bound ? std::optional<double>(row.bound->allocs_per_op) : std::nullopt;
-    const std::optional<double> measured =
-        row.measured ? std::optional<double>(row.measured->allocs_per_op) : std::nullopt;
-    const std::string delta = bound && measured ? signed_exact(*measured - *bound) : "-";
-    out << std::left << std::setw(static_cast<int>(width)) << row.name << std::right << std::setw(12)
-        << cell(bound) << std::setw(12) << cell(measured) << std::setw(10) << delta << std::setw(12)
-        << (row.measured ? cell(row.measured->bytes_per_op) : "-") << "  " << label(row.status) << "\n";
+    const RowCells c = cells_of(row);
+    out << std::left << std::setw(static_cast<int>(width)) << row.name << std::right << std::setw(12) << c.bound
+        << std::setw(12) << c.measured << std::setw(10) << c.delta << std::setw(12) << c.bytes << "  "
+        << label(row.status) << "\n";
   }
   print_summary(out, result);
 }
@@ -161,14 +173,9 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   if (failed) out << "\n";
   out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
   for (const GateRow& row : result.rows) {
-    const std::optional<double> bound =
-        row.bound ? std::optional<double>(row.bound->allocs_per_op) : std::nullopt;
-    const std::optional<double> measured =
-        row.measured ? std::optional<double>(row.measured->allocs_per_op) : std::nullopt;
-    out << "| `" << row.name << "` | " << cell(bound) << " | " << cell(measured) << " | "
-        << (bound && measured ? signed_exact(*measured - *bound) : "-") << " | "
-        << (row.measured ? cell(row.measured->bytes_per_op) : "-") << " | "
-        << (row.status == Status::regression ? "**REGRESSION**" : label(row.status)) << " |\n";
+    const RowCells c = cells_of(row);
+    out << "| `" << row.name << "` | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
+        << " | " << (row.status == Status::regression ? "**REGRESSION**" : label(row.status)) << " |\n";
   }
   out << "\n";
   print_summary(out, result);
