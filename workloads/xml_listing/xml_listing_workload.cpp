@@ -2,39 +2,24 @@
 
 #include <stdexcept>
 
+#include "registry/text_case.h"
 #include "registry/workload.h"
 #include "xml_listing.h"
 
 namespace allocgate::workloads {
 namespace {
 
-class NaiveCase : public Case {
- public:
-  explicit NaiveCase(std::size_t n) : listing_(xml_listing::make_listing(n)) {}
-  void run() override { xml_ = xml_listing::render_naive(listing_); }
-  std::string output() const override { return xml_; }
-
- private:
-  xml_listing::Listing listing_;
-  std::string xml_;
-};
-
-class OptimizedCase : public Case {
- public:
-  explicit OptimizedCase(std::size_t n) : listing_(xml_listing::make_listing(n)) {}
-  void run() override {
-    if (!xml_listing::render(listing_, xml_)) throw std::logic_error("xml_listing: time out of range");
-  }
-  std::string output() const override { return xml_; }
-
- private:
-  xml_listing::Listing listing_;
-  std::string xml_;  // the response buffer, reused across runs
-};
-
 std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") return std::make_unique<NaiveCase>(size);
-  if (variant == "optimized") return std::make_unique<OptimizedCase>(size);
+  if (variant == "naive") {
+    return make_text_case(xml_listing::make_listing(size), [](const auto& listing, std::string& xml) {
+      xml = xml_listing::render_naive(listing);
+    });
+  }
+  if (variant == "optimized") {  // the response buffer is reused across runs
+    return make_text_case(xml_listing::make_listing(size), [](const auto& listing, std::string& xml) {
+      if (!xml_listing::render(listing, xml)) throw std::logic_error("xml_listing: time out of range");
+    });
+  }
   throw_unknown_variant("xml_listing", variant);
 }
 
