@@ -1,6 +1,6 @@
 # Install and export: find_package(allocgate) then gives allocgate::harness,
-# allocgate::gtest, allocgate::benchmark, allocgate::benchmark_main and
-# allocgate::c_allocations.
+# allocgate::gtest, allocgate::benchmark, allocgate::benchmark_main,
+# allocgate::c_allocations and allocgate::block_headers.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -8,6 +8,7 @@ set(ALLOCGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocgate)
 
 install(TARGETS allocgate_harness allocgate_gtest allocgate_benchmark allocgate_benchmark_main
                 allocgate_c_allocations
+                allocgate_block_headers
   EXPORT allocgateTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/allocgate-objects

@@ -1,12 +1,14 @@
 // What the hook costs: the same allocation-heavy loops built three times,
-// without allocgate, with a counts-only hook and with the full hook (sizes,
-// live and peak bytes). hook_overhead.sh runs the three side by side.
+// without allocgate, with the default hook (counts, bytes, live bytes from
+// sized deletes) and with block headers (live bytes for every delete form).
+// hook_overhead.sh runs the three side by side.
 
 #include <benchmark/benchmark.h>
 
 #include <array>
 #include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,8 @@ namespace {
 // Sizes that cross several malloc size classes, like a real program's mix.
 constexpr std::array<std::size_t, 8> kSizes{8, 24, 40, 64, 100, 256, 512, 1000};
 
-// One new/delete pair per iteration.
+// One new[]/delete[] pair per iteration; delete[] of a char array passes no
+// size.
 void BM_NewDeletePair(benchmark::State& state) {
   std::size_t i = 0;
   for (auto _ : state) {
@@ -29,6 +32,19 @@ void BM_NewDeletePair(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_NewDeletePair);
+
+// The same through std::allocator, which frees with sized delete.
+void BM_AllocatorPair(benchmark::State& state) {
+  std::allocator<char> allocator;
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const std::size_t n = kSizes[i++ % kSizes.size()];
+    char* p = allocator.allocate(n);
+    benchmark::DoNotOptimize(p);
+    allocator.deallocate(p, n);
+  }
+}
+BENCHMARK(BM_AllocatorPair);
 
 // 64 blocks live at once, then freed: the pattern of building a container.
 void BM_BatchOf64(benchmark::State& state) {

@@ -23,7 +23,9 @@ CountAllocations::~CountAllocations() {
   using ::benchmark::Counter;
   state_.counters[kAllocsPerOp] = Counter(static_cast<double>(stats.allocations), Counter::kAvgIterations);
   state_.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
-  state_.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+  // A peak that counts blocks freed without their size would be too high:
+  // better absent (see stats.h).
+  if (stats.sizes_known()) state_.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
 }
 
 namespace {
@@ -57,8 +59,8 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
     // header is "----\nBenchmark ...\n----\n": widen the middle line.
     const auto first = header.find('\n');
     std::string title = header.substr(first + 1, header.find('\n', first + 1) - first - 1);
-    for (const char* name : kOurCounters) {
-      if (run.counters.count(name)) title += pad(name);
+    if (run.counters.count(kAllocsPerOp)) {
+      for (const char* name : kOurCounters) title += pad(name);
     }
     const std::string rule(title.size(), '-');
     GetOutputStream() << rule << '\n' << title << '\n' << rule << '\n';
@@ -66,10 +68,13 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
 
   void PrintRunData(const Run& run) override {
     std::string line = without_ours(run, [&](const Run& r) { ConsoleReporter::PrintRunData(r); });
+    // The three columns go together; a figure the run lacks (peak_bytes when
+    // a free's size was unknown) prints as "-".
     std::string ours;
-    for (const char* name : kOurCounters) {
-      if (const auto it = run.counters.find(name); it != run.counters.end()) {
-        ours += pad(exact(it->second.value));
+    if (run.counters.count(kAllocsPerOp)) {
+      for (const char* name : kOurCounters) {
+        const auto it = run.counters.find(name);
+        ours += pad(it != run.counters.end() ? exact(it->second.value) : "-");
       }
     }
     line.insert(line.rfind('\n'), ours);

@@ -5,7 +5,8 @@
 //
 // operator new and delete reach glibc through the strong allocgate_new_*
 // definitions below, not through these replacements, so an operator new is
-// never counted a second time as a malloc.
+// never counted a second time as a malloc (allocgate_c_allocations_linked
+// keeps the hook off its fast path, which calls malloc directly).
 //
 // Not for sanitizer builds: ASan and TSan replace malloc themselves.
 
@@ -35,7 +36,7 @@ void count_allocation(std::size_t size) noexcept {
   ++t.c_counters.allocations;
   t.c_counters.bytes_allocated += size;
   auto& process = allocgate::detail::process_counters();
-  if (process.open_scopes.load(std::memory_order_relaxed) != 0) {
+  if (allocgate::detail::hook_flags().load(std::memory_order_relaxed) & allocgate::detail::kProcessScopeOpen) {
     process.c_allocations.fetch_add(1, std::memory_order_relaxed);
     process.c_bytes_allocated.fetch_add(size, std::memory_order_relaxed);
   }
@@ -46,7 +47,7 @@ void count_deallocation() noexcept {
   if (t.pause_depth != 0) return;
   ++t.c_counters.deallocations;
   auto& process = allocgate::detail::process_counters();
-  if (process.open_scopes.load(std::memory_order_relaxed) != 0) {
+  if (allocgate::detail::hook_flags().load(std::memory_order_relaxed) & allocgate::detail::kProcessScopeOpen) {
     process.c_deallocations.fetch_add(1, std::memory_order_relaxed);
   }
 }
@@ -71,7 +72,7 @@ int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexce
   *p = __libc_memalign(align, size);
   return *p != nullptr ? 0 : ENOMEM;
 }
-bool allocgate_counts_c_allocations() noexcept { return true; }
+extern const bool allocgate_c_allocations_linked = true;
 
 void* malloc(std::size_t size) noexcept { return counted(__libc_malloc(size), size); }
 

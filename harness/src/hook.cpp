@@ -6,20 +6,27 @@
 //  - its state is constinit thread_local plain data: no TLS init function
 //    (pre-main allocations are counted) and no destructor (allocations made by
 //    thread_local destructors at thread exit are still safe to count);
-//  - the common path is one branch on ThreadState::mode; process-wide totals are
-//    atomics touched only while a process-wide scope is open.
+//  - the common call (nothing paused, forbidden, armed or captured on this
+//    thread, no process-wide scope, the default layout) is one test of
+//    ThreadState::mode | hook_flags, malloc or free, and a few adds: it must
+//    cost no more than libstdc++'s own operator new (harness/bench measures
+//    it). Everything else goes through the general path below.
 //
-// Block layout (ALLOCGATE_TRACK_SIZES=1, the default): each block carries a
-// 16-byte header in front of the user's pointer with the requested size and
-// whether the allocation was counted. That makes frees, live bytes and peak live
-// bytes exact for every delete form, sized or not (clang 14 does not pass sizes
-// by default), and lets a block allocated while counting was paused be freed
-// later without a count going negative.
+// Block layouts, fixed for the process by its first allocation:
+//  - default: malloc's block is the user's. A freed block's size is the one
+//    sized delete passes ([expr.delete]: the size that was requested), which
+//    g++ passes for every delete of a complete type and every std::allocator
+//    deallocation, and clang does with -fsized-deallocation (the package adds
+//    it). An unsized delete (a delete[] of a trivially destructible array, an
+//    explicit ::operator delete(p), code built without sized deallocation) is
+//    counted as an unsized deallocation: its bytes are unknown.
+//  - block headers (link allocgate::block_headers): each block carries a
+//    16-byte header in front of the user's pointer with its requested size and
+//    whether it was counted, so every free's size is known. The header moves
+//    each block one malloc size class up, which is what it costs.
 //
-// Build options (compile definitions):
-//  ALLOCGATE_TRACK_SIZES=0        no header: counts and requested bytes only.
-//  ALLOCGATE_REPLACE_OPERATORS=0  counters without the replacements; used to test
-//                                 that the harness detects a missing hook.
+// Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
+// replacements; used to test that the harness detects a missing hook.
 
 #include <execinfo.h>
 
@@ -29,35 +36,78 @@
 
 #include "thread_state.h"
 
-#ifndef ALLOCGATE_TRACK_SIZES
-#define ALLOCGATE_TRACK_SIZES 1
-#endif
 #ifndef ALLOCGATE_REPLACE_OPERATORS
 #define ALLOCGATE_REPLACE_OPERATORS 1
 #endif
 
-#if defined(__GNUC__)
+#define ALLOCGATE_LIKELY(x) __builtin_expect(!!(x), 1)
 #define ALLOCGATE_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define ALLOCGATE_UNLIKELY(x) (x)
-#endif
 
-// The default route to the C allocator; see thread_state.h.
+// The defaults of the link-time options; see thread_state.h.
+extern "C" __attribute__((weak)) const bool allocgate_block_headers_linked = false;
+extern "C" __attribute__((weak)) const bool allocgate_c_allocations_linked = false;
+
+// The general path's route to the C allocator; see thread_state.h.
 extern "C" __attribute__((weak)) void* allocgate_new_malloc(std::size_t size) noexcept { return std::malloc(size); }
 extern "C" __attribute__((weak)) void allocgate_new_free(void* p) noexcept { std::free(p); }
 extern "C" __attribute__((weak)) int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept {
   return posix_memalign(p, align, size);
 }
-extern "C" __attribute__((weak)) bool allocgate_counts_c_allocations() noexcept { return false; }
 
 namespace allocgate::detail {
 namespace {
 
 constinit thread_local ThreadState t_state{};
 constinit ProcessCounters g_process{};
+constinit std::atomic<std::uint32_t> g_flags{kLayoutUnknown};
+
+constexpr std::size_t kDefaultAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+constexpr std::size_t kUnknownSize = static_cast<std::size_t>(-1);
+
+// True when the call may take the fast path: nothing special on this thread
+// or in the process.
+inline bool fast_path(const ThreadState& t) noexcept {
+  return (t.mode | g_flags.load(std::memory_order_relaxed)) == 0;
+}
+
+// The flags, reading the layout on the process's first allocation. Threads
+// racing here compute the same bits; the layout bits are set before
+// kLayoutUnknown is cleared, in one variable's modification order.
+std::uint32_t current_flags() noexcept {
+  std::uint32_t flags = g_flags.load(std::memory_order_relaxed);
+  if (ALLOCGATE_UNLIKELY(flags & kLayoutUnknown)) {
+    // Volatile reads: g++ folds a weak constant to the value it sees here,
+    // and the point is the value another object file links in.
+    const bool headers = *static_cast<const volatile bool*>(&allocgate_block_headers_linked);
+    const bool c_allocations = *static_cast<const volatile bool*>(&allocgate_c_allocations_linked);
+    const std::uint32_t layout = (headers ? kBlockHeaders : 0u) | (c_allocations ? kCAllocationsLinked : 0u);
+    g_flags.fetch_or(layout, std::memory_order_relaxed);
+    flags = g_flags.fetch_and(~static_cast<std::uint32_t>(kLayoutUnknown), std::memory_order_relaxed) &
+            ~static_cast<std::uint32_t>(kLayoutUnknown);
+  }
+  return flags;
+}
 
 // ---------------------------------------------------------------------------
 // Counting
+
+inline void count_allocation(ThreadCounters& c, std::size_t size) noexcept {
+  ++c.allocations;
+  c.bytes_allocated += size;
+  c.live_bytes += static_cast<std::int64_t>(size);
+  if (c.live_bytes > c.peak_live_bytes) c.peak_live_bytes = c.live_bytes;
+}
+
+inline void count_deallocation(ThreadCounters& c, std::size_t size) noexcept {
+  ++c.deallocations;
+  c.bytes_freed += size;
+  c.live_bytes -= static_cast<std::int64_t>(size);
+}
+
+inline void count_unsized_deallocation(ThreadCounters& c) noexcept {
+  ++c.deallocations;
+  ++c.unsized_deallocations;
+}
 
 void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   std::int64_t seen = peak.load(std::memory_order_relaxed);
@@ -65,32 +115,23 @@ void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   }
 }
 
-[[maybe_unused]] void count_allocation(ThreadState& t, std::size_t size) noexcept {
-  ThreadCounters& c = t.counters;
-  ++c.allocations;
-  c.bytes_allocated += size;
-  c.live_bytes += static_cast<std::int64_t>(size);
-  if (c.live_bytes > c.peak_live_bytes) c.peak_live_bytes = c.live_bytes;
-  if (ALLOCGATE_UNLIKELY(g_process.open_scopes.load(std::memory_order_relaxed) != 0)) {
-    g_process.allocations.fetch_add(1, std::memory_order_relaxed);
-    g_process.bytes_allocated.fetch_add(size, std::memory_order_relaxed);
-    const auto live = g_process.live_bytes.fetch_add(static_cast<std::int64_t>(size),
-                                                     std::memory_order_relaxed) +
-                      static_cast<std::int64_t>(size);
-    raise_peak(g_process.peak_live_bytes, live);
-  }
+void count_process_allocation(std::size_t size) noexcept {
+  constexpr auto relaxed = std::memory_order_relaxed;
+  g_process.allocations.fetch_add(1, relaxed);
+  g_process.bytes_allocated.fetch_add(size, relaxed);
+  const auto grown = static_cast<std::int64_t>(size);
+  raise_peak(g_process.peak_live_bytes, g_process.live_bytes.fetch_add(grown, relaxed) + grown);
 }
 
-[[maybe_unused]] void count_deallocation(ThreadState& t, std::size_t size) noexcept {
-  ThreadCounters& c = t.counters;
-  ++c.deallocations;
-  c.bytes_freed += size;
-  c.live_bytes -= static_cast<std::int64_t>(size);
-  if (ALLOCGATE_UNLIKELY(g_process.open_scopes.load(std::memory_order_relaxed) != 0)) {
-    g_process.deallocations.fetch_add(1, std::memory_order_relaxed);
-    g_process.bytes_freed.fetch_add(size, std::memory_order_relaxed);
-    g_process.live_bytes.fetch_sub(static_cast<std::int64_t>(size), std::memory_order_relaxed);
+void count_process_deallocation(std::size_t size) noexcept {
+  constexpr auto relaxed = std::memory_order_relaxed;
+  g_process.deallocations.fetch_add(1, relaxed);
+  if (size == kUnknownSize) {
+    g_process.unsized_deallocations.fetch_add(1, relaxed);
+    return;
   }
+  g_process.bytes_freed.fetch_add(size, relaxed);
+  g_process.live_bytes.fetch_sub(static_cast<std::int64_t>(size), relaxed);
 }
 
 // FNV-1a over the return addresses: cheap, and only has to spread stacks
@@ -134,8 +175,8 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
   t.capturing_now = false;
 }
 
-// Slow path of an allocation that succeeded while some mode bit is set.
-// Returns whether the allocation is counted.
+// An allocation that succeeded while some mode bit is set. Returns whether it
+// is counted.
 bool admit_special(ThreadState& t, std::size_t size) noexcept {
   if (t.mode & kPaused) {
     ++t.uncounted_allocations;
@@ -153,8 +194,7 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // Failure injection: true when this allocation attempt is the one to fail.
 // Checked once per operator new call, before the new_handler loop, so a retry
 // after the handler is not a second attempt.
-bool injected_failure_due() noexcept {
-  ThreadState& t = t_state;
+bool injected_failure_due(ThreadState& t) noexcept {
   if (!(t.mode & kFailureArmed)) return false;
   if (t.fail_countdown != 0) {
     --t.fail_countdown;
@@ -166,9 +206,7 @@ bool injected_failure_due() noexcept {
 }
 
 // ---------------------------------------------------------------------------
-// Raw blocks
-
-#if ALLOCGATE_TRACK_SIZES
+// The general path: any layout, any alignment, any mode.
 
 struct alignas(16) BlockHeader {
   std::size_t size;
@@ -176,81 +214,52 @@ struct alignas(16) BlockHeader {
 };
 static_assert(sizeof(BlockHeader) == 16);
 
-BlockHeader* header_of(void* user) noexcept {
-  return static_cast<BlockHeader*>(user) - 1;
-}
+BlockHeader* header_of(void* user) noexcept { return static_cast<BlockHeader*>(user) - 1; }
 
-// Returns the user's pointer, or nullptr when malloc fails.
-void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
+// One attempt at a block: returns the user's pointer, or nullptr when the C
+// allocator has none.
+void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) noexcept {
   ThreadState& t = t_state;
-  const std::size_t offset = align > sizeof(BlockHeader) ? align : sizeof(BlockHeader);
+  const std::size_t offset = !(flags & kBlockHeaders) ? 0 : align > sizeof(BlockHeader) ? align : sizeof(BlockHeader);
   if (size > static_cast<std::size_t>(-1) - offset) return nullptr;
+  // malloc(0) may return null; the standard wants a unique pointer.
+  const std::size_t request = offset + size == 0 ? 1 : offset + size;
   void* base = nullptr;
   if (align <= alignof(std::max_align_t)) {
-    base = allocgate_new_malloc(offset + size);
-  } else if (allocgate_new_memalign(&base, align, offset + size) != 0) {
+    base = allocgate_new_malloc(request);
+  } else if (allocgate_new_memalign(&base, align, request) != 0) {
     base = nullptr;
   }
   if (base == nullptr) return nullptr;
-  const bool counted = ALLOCGATE_UNLIKELY(t.mode != 0) ? admit_special(t, size) : true;
-  if (counted) count_allocation(t, size);
+  const bool counted = t.mode == 0 || admit_special(t, size);
+  if (counted) {
+    count_allocation(t.counters, size);
+    if (flags & kProcessScopeOpen) count_process_allocation(size);
+  }
+  if (!(flags & kBlockHeaders)) return base;
   void* user = static_cast<char*>(base) + offset;
   *header_of(user) = BlockHeader{size, offset << 1 | (counted ? 1u : 0u)};
   return user;
 }
 
-[[maybe_unused]] void tracked_free(void* user) noexcept {
-  if (user == nullptr) return;
-  const BlockHeader h = *header_of(user);
-  if (h.offset_and_counted & 1u) count_deallocation(t_state, h.size);
-  allocgate_new_free(static_cast<char*>(user) - (h.offset_and_counted >> 1));
-}
-
-#else  // counts and requested bytes only: malloc's own pointer is the user's
-
-void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
-  ThreadState& t = t_state;
-  void* p = nullptr;
-  if (align <= alignof(std::max_align_t)) {
-    p = allocgate_new_malloc(size == 0 ? 1 : size);
-  } else if (allocgate_new_memalign(&p, align, size == 0 ? align : size) != 0) {
-    p = nullptr;
-  }
-  if (p == nullptr) return nullptr;
-  if (ALLOCGATE_UNLIKELY(t.mode != 0) ? admit_special(t, size) : true) {
-    ++t.counters.allocations;
-    t.counters.bytes_allocated += size;
-  }
-  return p;
-}
-
-[[maybe_unused]] void tracked_free(void* p) noexcept {
-  if (p == nullptr) return;
-  ThreadState& t = t_state;
-  if (!(t.mode & kPaused)) ++t.counters.deallocations;
-  allocgate_new_free(p);
-}
-
-#endif  // ALLOCGATE_TRACK_SIZES
-
-// ---------------------------------------------------------------------------
 // The standard's loops ([new.delete.single]/4): retry through the new_handler
 // until it succeeds; without a handler, throw (or return null for nothrow).
-
-[[maybe_unused]] void* new_or_throw(std::size_t size, std::size_t align) {
-  if (injected_failure_due()) throw std::bad_alloc();
+[[gnu::noinline, maybe_unused]] void* new_or_throw(std::size_t size, std::size_t align) {
+  const std::uint32_t flags = current_flags();
+  if (injected_failure_due(t_state)) throw std::bad_alloc();
   for (;;) {
-    if (void* p = tracked_malloc(size, align)) return p;
+    if (void* p = allocate_once(size, align, flags)) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) throw std::bad_alloc();
     handler();
   }
 }
 
-[[maybe_unused]] void* new_or_null(std::size_t size, std::size_t align) noexcept {
-  if (injected_failure_due()) return nullptr;
+[[gnu::noinline, maybe_unused]] void* new_or_null(std::size_t size, std::size_t align) noexcept {
+  const std::uint32_t flags = current_flags();
+  if (injected_failure_due(t_state)) return nullptr;
   for (;;) {
-    if (void* p = tracked_malloc(size, align)) return p;
+    if (void* p = allocate_once(size, align, flags)) return p;
     std::new_handler handler = std::get_new_handler();
     if (handler == nullptr) return nullptr;
     try {
@@ -261,13 +270,69 @@ void* tracked_malloc(std::size_t size, std::size_t align) noexcept {
   }
 }
 
-constexpr std::size_t kDefaultAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+// `size` is what sized delete passed, or kUnknownSize. With block headers the
+// header's size wins: it cannot be wrong.
+[[gnu::noinline, maybe_unused]] void delete_general(void* user, std::size_t size) noexcept {
+  if (user == nullptr) return;
+  ThreadState& t = t_state;
+  const std::uint32_t flags = current_flags();
+  void* base = user;
+  bool counted = !(t.mode & kPaused);
+  if (flags & kBlockHeaders) {
+    const BlockHeader h = *header_of(user);
+    size = h.size;
+    counted = h.offset_and_counted & 1u;
+    base = static_cast<char*>(user) - (h.offset_and_counted >> 1);
+  }
+  if (counted) {
+    if (size == kUnknownSize) {
+      count_unsized_deallocation(t.counters);
+    } else {
+      count_deallocation(t.counters, size);
+    }
+    if (flags & kProcessScopeOpen) count_process_deallocation(size);
+  }
+  allocgate_new_free(base);
+}
+
+// ---------------------------------------------------------------------------
+// The fast path, inlined into the operators below.
+
+[[gnu::always_inline, maybe_unused]] inline void* new_fast(std::size_t size) noexcept {
+  ThreadState& t = t_state;
+  if (ALLOCGATE_LIKELY(fast_path(t))) {
+    if (void* p = std::malloc(size); ALLOCGATE_LIKELY(p != nullptr)) {
+      count_allocation(t.counters, size);
+      return p;
+    }
+  }
+  return nullptr;
+}
+
+// kSized: `size` is what sized delete passed; otherwise it is unknown.
+template <bool kSized>
+[[gnu::always_inline, maybe_unused]] inline bool delete_fast(void* p, std::size_t size) noexcept {
+  ThreadState& t = t_state;
+  if (ALLOCGATE_UNLIKELY(!fast_path(t))) return false;
+  if (p != nullptr) {
+    if constexpr (kSized) {
+      count_deallocation(t.counters, size);
+    } else {
+      count_unsized_deallocation(t.counters);
+    }
+    std::free(p);
+  }
+  return true;
+}
 
 }  // namespace
 
 ThreadState& thread_state() noexcept { return t_state; }
 ProcessCounters& process_counters() noexcept { return g_process; }
-bool hook_tracks_sizes() noexcept { return ALLOCGATE_TRACK_SIZES != 0; }
+std::atomic<std::uint32_t>& hook_flags() noexcept {
+  current_flags();  // a reader before any allocation still sees the layout
+  return g_flags;
+}
 
 }  // namespace allocgate::detail
 
@@ -275,31 +340,53 @@ bool hook_tracks_sizes() noexcept { return ALLOCGATE_TRACK_SIZES != 0; }
 
 namespace ag = allocgate::detail;
 
+namespace {
+
+[[gnu::always_inline]] inline void* new_plain(std::size_t n) {
+  if (void* p = ag::new_fast(n)) return p;
+  return ag::new_or_throw(n, ag::kDefaultAlign);
+}
+
+[[gnu::always_inline]] inline void* new_nothrow(std::size_t n) noexcept {
+  if (void* p = ag::new_fast(n)) return p;
+  return ag::new_or_null(n, ag::kDefaultAlign);
+}
+
+[[gnu::always_inline]] inline void delete_sized(void* p, std::size_t n) noexcept {
+  if (!ag::delete_fast<true>(p, n)) ag::delete_general(p, n);
+}
+
+[[gnu::always_inline]] inline void delete_unsized(void* p) noexcept {
+  if (!ag::delete_fast<false>(p, 0)) ag::delete_general(p, ag::kUnknownSize);
+}
+
+}  // namespace
+
+// Over-aligned forms are rare enough to always take the general path.
 // clang-format off
-void* operator new(std::size_t n) { return ag::new_or_throw(n, ag::kDefaultAlign); }
-void* operator new[](std::size_t n) { return ag::new_or_throw(n, ag::kDefaultAlign); }
+void* operator new(std::size_t n) { return new_plain(n); }
+void* operator new[](std::size_t n) { return new_plain(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return new_nothrow(n); }
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return new_nothrow(n); }
 void* operator new(std::size_t n, std::align_val_t a) { return ag::new_or_throw(n, static_cast<std::size_t>(a)); }
 void* operator new[](std::size_t n, std::align_val_t a) { return ag::new_or_throw(n, static_cast<std::size_t>(a)); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept { return ag::new_or_null(n, ag::kDefaultAlign); }
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept { return ag::new_or_null(n, ag::kDefaultAlign); }
 void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return ag::new_or_null(n, static_cast<std::size_t>(a)); }
 void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept { return ag::new_or_null(n, static_cast<std::size_t>(a)); }
 
-// Every delete form ends in tracked_free, which takes the size from the block
-// header: a size or alignment passed by the caller is not needed (and a wrong
-// one cannot corrupt a count).
-void operator delete(void* p) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p) noexcept { ag::tracked_free(p); }
-void operator delete(void* p, std::size_t) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { ag::tracked_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { ag::tracked_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { ag::tracked_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { ag::tracked_free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { ag::tracked_free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { ag::tracked_free(p); }
+// A size passed by sized delete is the requested size ([expr.delete]/10);
+// the alignment is not needed, free() takes any block.
+void operator delete(void* p) noexcept { delete_unsized(p); }
+void operator delete[](void* p) noexcept { delete_unsized(p); }
+void operator delete(void* p, std::size_t n) noexcept { delete_sized(p, n); }
+void operator delete[](void* p, std::size_t n) noexcept { delete_sized(p, n); }
+void operator delete(void* p, std::align_val_t) noexcept { ag::delete_general(p, ag::kUnknownSize); }
+void operator delete[](void* p, std::align_val_t) noexcept { ag::delete_general(p, ag::kUnknownSize); }
+void operator delete(void* p, std::size_t n, std::align_val_t) noexcept { ag::delete_general(p, n); }
+void operator delete[](void* p, std::size_t n, std::align_val_t) noexcept { ag::delete_general(p, n); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { delete_unsized(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { delete_unsized(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { ag::delete_general(p, ag::kUnknownSize); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { ag::delete_general(p, ag::kUnknownSize); }
 // clang-format on
 
 #endif  // ALLOCGATE_REPLACE_OPERATORS

@@ -3,6 +3,7 @@
 #include "allocgate/scope.h"
 
 #include <atomic>
+#include <mutex>
 #include <new>
 #include <ostream>
 
@@ -12,10 +13,20 @@
 namespace allocgate {
 namespace {
 
+bool c_allocations_linked() noexcept {
+  return detail::hook_flags().load(std::memory_order_relaxed) & detail::kCAllocationsLinked;
+}
+
 AllocationStats snapshot(const detail::ThreadState& t) noexcept {
   const detail::ThreadCounters& c = t.counters;
-  AllocationStats s{c.allocations, c.deallocations, c.bytes_allocated, c.bytes_freed, c.live_bytes, 0, {}};
-  if (allocgate_counts_c_allocations()) {
+  AllocationStats s{.allocations = c.allocations,
+                    .deallocations = c.deallocations,
+                    .bytes_allocated = c.bytes_allocated,
+                    .bytes_freed = c.bytes_freed,
+                    .net_bytes = c.live_bytes,
+                    .unsized_deallocations = c.unsized_deallocations,
+                    .c = std::nullopt};
+  if (c_allocations_linked()) {
     s.c = CAllocationStats{t.c_counters.allocations, t.c_counters.deallocations, t.c_counters.bytes_allocated};
   }
   return s;
@@ -23,10 +34,14 @@ AllocationStats snapshot(const detail::ThreadState& t) noexcept {
 
 AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
   constexpr auto relaxed = std::memory_order_relaxed;
-  AllocationStats s{c.allocations.load(relaxed),     c.deallocations.load(relaxed), c.bytes_allocated.load(relaxed),
-                    c.bytes_freed.load(relaxed),     c.live_bytes.load(relaxed),    0,
-                    {}};
-  if (allocgate_counts_c_allocations()) {
+  AllocationStats s{.allocations = c.allocations.load(relaxed),
+                    .deallocations = c.deallocations.load(relaxed),
+                    .bytes_allocated = c.bytes_allocated.load(relaxed),
+                    .bytes_freed = c.bytes_freed.load(relaxed),
+                    .net_bytes = c.live_bytes.load(relaxed),
+                    .unsized_deallocations = c.unsized_deallocations.load(relaxed),
+                    .c = std::nullopt};
+  if (c_allocations_linked()) {
     s.c = CAllocationStats{c.c_allocations.load(relaxed), c.c_deallocations.load(relaxed),
                            c.c_bytes_allocated.load(relaxed)};
   }
@@ -36,19 +51,24 @@ AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
 AllocationStats difference(const AllocationStats& now, const AllocationStats& start,
                            std::int64_t peak, std::int64_t start_live) noexcept {
   const std::int64_t peak_above_start = peak - start_live;
-  AllocationStats d{now.allocations - start.allocations,
-                    now.deallocations - start.deallocations,
-                    now.bytes_allocated - start.bytes_allocated,
-                    now.bytes_freed - start.bytes_freed,
-                    now.net_bytes - start.net_bytes,
-                    peak_above_start > 0 ? static_cast<std::uint64_t>(peak_above_start) : 0,
-                    {}};
+  AllocationStats d{.allocations = now.allocations - start.allocations,
+                    .deallocations = now.deallocations - start.deallocations,
+                    .bytes_allocated = now.bytes_allocated - start.bytes_allocated,
+                    .bytes_freed = now.bytes_freed - start.bytes_freed,
+                    .net_bytes = now.net_bytes - start.net_bytes,
+                    .peak_live_bytes = peak_above_start > 0 ? static_cast<std::uint64_t>(peak_above_start) : 0,
+                    .unsized_deallocations = now.unsized_deallocations - start.unsized_deallocations,
+                    .c = std::nullopt};
   if (now.c && start.c) {
     d.c = CAllocationStats{now.c->allocations - start.c->allocations, now.c->deallocations - start.c->deallocations,
                            now.c->bytes_allocated - start.c->bytes_allocated};
   }
   return d;
 }
+
+// Opening and closing process-wide scopes (rare) take this lock, so that the
+// count of open scopes and the hook's flag never disagree.
+std::mutex g_process_scopes;
 
 // Calls operator new through a volatile pointer so that no compiler can
 // elide the pair (clang removes new/delete pairs it can see).
@@ -105,7 +125,10 @@ AllocationStats AllocationScope::stats() const noexcept {
 ProcessAllocationScope::ProcessAllocationScope() {
   require_hook();
   detail::ProcessCounters& c = detail::process_counters();
-  c.open_scopes.fetch_add(1, std::memory_order_seq_cst);
+  {
+    std::lock_guard lock(g_process_scopes);
+    if (c.open_scopes++ == 0) detail::hook_flags().fetch_or(detail::kProcessScopeOpen, std::memory_order_seq_cst);
+  }
   start_ = snapshot(c);
   start_live_ = start_.net_bytes;
   outer_peak_ = c.peak_live_bytes.exchange(start_live_, std::memory_order_relaxed);
@@ -117,13 +140,21 @@ ProcessAllocationScope::~ProcessAllocationScope() {
   while (outer_peak_ > seen &&
          !c.peak_live_bytes.compare_exchange_weak(seen, outer_peak_, std::memory_order_relaxed)) {
   }
-  c.open_scopes.fetch_sub(1, std::memory_order_seq_cst);
+  std::lock_guard lock(g_process_scopes);
+  if (--c.open_scopes == 0) {
+    detail::hook_flags().fetch_and(~static_cast<std::uint32_t>(detail::kProcessScopeOpen), std::memory_order_seq_cst);
+  }
 }
 
 AllocationStats ProcessAllocationScope::stats() const noexcept {
   const detail::ProcessCounters& c = detail::process_counters();
   return difference(snapshot(c), start_, c.peak_live_bytes.load(std::memory_order_relaxed),
                     start_live_);
+}
+
+SizeTracking size_tracking() noexcept {
+  return detail::hook_flags().load(std::memory_order_relaxed) & detail::kBlockHeaders ? SizeTracking::block_headers
+                                                                                       : SizeTracking::sized_delete;
 }
 
 // --- printing ---------------------------------------------------------------
@@ -133,6 +164,10 @@ std::ostream& operator<<(std::ostream& out, const AllocationStats& s) {
   out << s.allocations << (s.allocations == 1 ? " allocation, " : " allocations, ") << s.bytes_allocated
       << " bytes requested; " << s.deallocations << " freed (" << s.bytes_freed << " bytes); net " << s.net_bytes
       << " bytes, peak live " << s.peak_live_bytes << " bytes";
+  if (!s.sizes_known()) {
+    out << " (upper bounds: " << s.unsized_deallocations << " unsized deallocation"
+        << (s.unsized_deallocations == 1 ? "" : "s") << " of unknown size)";
+  }
   if (s.c) {
     out << "; C: " << s.c->allocations << " malloc(s) of " << s.c->bytes_allocated << " bytes, "
         << s.c->deallocations << " free(s)";

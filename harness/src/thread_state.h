@@ -16,6 +16,8 @@ struct ThreadCounters {
   std::uint64_t deallocations = 0;
   std::uint64_t bytes_allocated = 0;  // bytes requested from operator new
   std::uint64_t bytes_freed = 0;      // requested size of the blocks freed
+                                      // whose size the hook knew
+  std::uint64_t unsized_deallocations = 0;  // frees whose size it did not
   std::int64_t live_bytes = 0;        // bytes_allocated - bytes_freed; < 0 when
                                       // this thread frees others' blocks
   std::int64_t peak_live_bytes = 0;   // high-water mark of live_bytes, reset by
@@ -87,15 +89,16 @@ struct ThreadState {
   }
 };
 
-/// Totals over all threads, kept only while a process-wide scope is open:
-/// atomics cost a locked instruction per allocation, which the per-thread
-/// path must not pay.
+/// Totals over all threads, kept only while a process-wide scope is open
+/// (kProcessScopeOpen): atomics cost a locked instruction per allocation,
+/// which the per-thread path must not pay.
 struct ProcessCounters {
-  std::atomic<std::uint32_t> open_scopes{0};
+  std::uint32_t open_scopes = 0;  // guarded by the scopes' mutex (scope.cpp)
   std::atomic<std::uint64_t> allocations{0};
   std::atomic<std::uint64_t> deallocations{0};
   std::atomic<std::uint64_t> bytes_allocated{0};
   std::atomic<std::uint64_t> bytes_freed{0};
+  std::atomic<std::uint64_t> unsized_deallocations{0};
   std::atomic<std::int64_t> live_bytes{0};
   std::atomic<std::int64_t> peak_live_bytes{0};
   std::atomic<std::uint64_t> c_allocations{0};
@@ -110,13 +113,25 @@ ThreadState& thread_state() noexcept;
 
 ProcessCounters& process_counters() noexcept;
 
-/// True when this build of the hook records the size of each block, so that
-/// frees, live bytes and peak live bytes are known.
-bool hook_tracks_sizes() noexcept;
+/// Process-wide bits the hook tests together with ThreadState::mode: while
+/// any is set, every call takes the general path. The layout bits are fixed
+/// by the first allocation of the process and never change after it.
+enum HookFlags : std::uint32_t {
+  kLayoutUnknown = 1u << 0,      // no allocation yet: the first one reads the layout
+  kBlockHeaders = 1u << 1,       // allocgate::block_headers is linked
+  kCAllocationsLinked = 1u << 2, // operator new must bypass the counted malloc
+  kProcessScopeOpen = 1u << 3,   // keep the process-wide totals too
+};
 
-
+std::atomic<std::uint32_t>& hook_flags() noexcept;
 
 }  // namespace allocgate::detail
+
+// Link-time options, read by the first allocation of the process. hook.cpp
+// defines both weak and false; the OBJECT libraries allocgate::block_headers
+// (block_headers.cpp) and allocgate::c_allocations define them true.
+extern "C" const bool allocgate_block_headers_linked;
+extern "C" const bool allocgate_c_allocations_linked;
 
 // How operator new and delete reach the C allocator. Weak definitions in
 // hook.cpp call malloc, free and posix_memalign; allocgate::c_allocations
@@ -125,8 +140,4 @@ bool hook_tracks_sizes() noexcept;
 extern "C" void* allocgate_new_malloc(std::size_t size) noexcept;
 extern "C" void allocgate_new_free(void* p) noexcept;
 extern "C" int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept;
-
-/// True when allocgate::c_allocations is linked (a strong definition
-/// overrides hook.cpp's weak one).
-extern "C" bool allocgate_counts_c_allocations() noexcept;
 

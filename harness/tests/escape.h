@@ -4,7 +4,13 @@
 // through escape() to make it observable.
 #pragma once
 
+#include "allocgate/stats.h"
+
 namespace allocgate::test {
+
+// True when the test is linked with allocgate::block_headers, so that every
+// free's size is known; the tests built both ways assert what each promises.
+inline bool block_headers() { return size_tracking() == SizeTracking::block_headers; }
 
 inline void escape(const void* p) { asm volatile("" : : "g"(p) : "memory"); }
 

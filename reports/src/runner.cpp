@@ -74,7 +74,8 @@ void count_case(const Selected& s, int counted_runs, CaseResult& result) {
   const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
   result.allocs_per_op = per_run.mean;
   result.bytes_per_op = static_cast<double>(per_run.total.bytes_allocated) / counted_runs;
-  result.peak_bytes = static_cast<double>(one.peak_live_bytes);
+  // Absent when a free's size was unknown (the peak would be too high).
+  if (one.sizes_known()) result.peak_bytes = static_cast<double>(one.peak_live_bytes);
   result.output_sha256 = allocgate::workloads::sha256_hex(c->output());
 }
 

@@ -22,27 +22,52 @@ struct CAllocationStats {
 /// What was allocated through the global operator new/delete during a
 /// measurement. Sizes are the sizes the program requested, not what malloc
 /// rounded them up to, so they are the same on every allocator.
+///
+/// Counts and requested bytes are always exact. The size of a freed block is
+/// known when the delete passed it (sized delete: g++ does for every delete of
+/// a complete type and every std::allocator, clang with -fsized-deallocation,
+/// which allocgate::harness adds) or when allocgate::block_headers is linked.
+/// Otherwise the free is an unsized deallocation: counted, but its bytes are
+/// missing from bytes_freed, so net_bytes and peak_live_bytes are upper
+/// bounds. sizes_known() tells which.
 struct AllocationStats {
   /// Calls to any form of operator new / new[] that returned memory.
   std::uint64_t allocations = 0;
-  /// Calls to any form of operator delete / delete[] on a non-null pointer
-  /// whose block was counted (allocated while counting was not paused).
+  /// Calls to any form of operator delete / delete[] on a non-null pointer,
+  /// made while counting was not paused (with block headers: on a block that
+  /// was counted when it was allocated).
   std::uint64_t deallocations = 0;
   /// Bytes requested by those allocations.
   std::uint64_t bytes_allocated = 0;
-  /// Requested size of the blocks freed.
+  /// Requested size of the blocks freed, over the frees whose size is known.
   std::uint64_t bytes_freed = 0;
   /// bytes_allocated - bytes_freed: what the measured code left allocated.
   /// Negative when it freed blocks allocated before the measurement began.
   std::int64_t net_bytes = 0;
   /// The largest value net_bytes reached during the measurement.
   std::uint64_t peak_live_bytes = 0;
+  /// Deallocations whose block size was unknown (an unsized delete without
+  /// block headers); included in `deallocations`, not in `bytes_freed`.
+  std::uint64_t unsized_deallocations = 0;
   /// The malloc family's calls, when allocgate::c_allocations is linked;
   /// absent (not 0) otherwise. operator new's own mallocs are not in it.
   std::optional<CAllocationStats> c;
 
+  /// True when every free's size is known, so that bytes_freed, net_bytes and
+  /// peak_live_bytes are exact.
+  bool sizes_known() const noexcept { return unsized_deallocations == 0; }
+
   friend bool operator==(const AllocationStats&, const AllocationStats&) = default;
 };
+
+/// How the hook learns the size of a freed block; fixed for the process.
+enum class SizeTracking {
+  sized_delete,   ///< the default: from sized delete, unknown for unsized ones
+  block_headers,  ///< allocgate::block_headers is linked: always known
+};
+
+/// The process's SizeTracking.
+SizeTracking size_tracking() noexcept;
 
 /// Prints the figures on one line, for failure messages and logs.
 std::ostream& operator<<(std::ostream& out, const AllocationStats& stats);
