@@ -298,12 +298,24 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
 // ---------------------------------------------------------------------------
 // The fast path, inlined into the operators below.
 
+// Blocks allocated on the fast path with headers: the header right in front
+// of malloc's pointer, counted.
+constexpr std::size_t kPlainCounted = sizeof(BlockHeader) << 1 | 1u;
+
 [[gnu::always_inline, maybe_unused]] inline void* new_fast(std::size_t size) noexcept {
   ThreadState& t = t_state;
-  if (ALLOCGATE_LIKELY(fast_path(t))) {
+  const std::uint32_t state = t.mode | g_flags.load(std::memory_order_relaxed);
+  if (ALLOCGATE_LIKELY(state == 0)) {
     if (void* p = std::malloc(size); ALLOCGATE_LIKELY(p != nullptr)) {
       count_allocation(t.counters, size);
       return p;
+    }
+  } else if (state == kBlockHeaders && size <= static_cast<std::size_t>(-1) - sizeof(BlockHeader)) {
+    if (void* base = std::malloc(sizeof(BlockHeader) + size); ALLOCGATE_LIKELY(base != nullptr)) {
+      count_allocation(t.counters, size);
+      auto* header = static_cast<BlockHeader*>(base);
+      *header = BlockHeader{size, kPlainCounted};
+      return header + 1;
     }
   }
   return nullptr;
@@ -313,16 +325,27 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
 template <bool kSized>
 [[gnu::always_inline, maybe_unused]] inline bool delete_fast(void* p, std::size_t size) noexcept {
   ThreadState& t = t_state;
-  if (ALLOCGATE_UNLIKELY(!fast_path(t))) return false;
-  if (p != nullptr) {
-    if constexpr (kSized) {
-      count_deallocation(t.counters, size);
-    } else {
-      count_unsized_deallocation(t.counters);
+  const std::uint32_t state = t.mode | g_flags.load(std::memory_order_relaxed);
+  if (ALLOCGATE_LIKELY(state == 0)) {
+    if (p != nullptr) {
+      if constexpr (kSized) {
+        count_deallocation(t.counters, size);
+      } else {
+        count_unsized_deallocation(t.counters);
+      }
+      std::free(p);
     }
-    std::free(p);
+    return true;
   }
-  return true;
+  if (state == kBlockHeaders && p != nullptr) {
+    BlockHeader* header = header_of(p);
+    if (ALLOCGATE_LIKELY(header->offset_and_counted == kPlainCounted)) {
+      count_deallocation(t.counters, header->size);
+      std::free(header);
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace

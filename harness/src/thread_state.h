@@ -116,12 +116,15 @@ ProcessCounters& process_counters() noexcept;
 /// Process-wide bits the hook tests together with ThreadState::mode: while
 /// any is set, every call takes the general path. The layout bits are fixed
 /// by the first allocation of the process and never change after it.
+/// Their bits are apart from the ModeBits', as the two words are or-ed.
 enum HookFlags : std::uint32_t {
-  kLayoutUnknown = 1u << 0,      // no allocation yet: the first one reads the layout
-  kBlockHeaders = 1u << 1,       // allocgate::block_headers is linked
-  kCAllocationsLinked = 1u << 2, // operator new must bypass the counted malloc
-  kProcessScopeOpen = 1u << 3,   // keep the process-wide totals too
+  kLayoutUnknown = 1u << 16,       // no allocation yet: the first one reads the layout
+  kBlockHeaders = 1u << 17,        // allocgate::block_headers is linked
+  kCAllocationsLinked = 1u << 18,  // operator new must bypass the counted malloc
+  kProcessScopeOpen = 1u << 19,    // keep the process-wide totals too
 };
+static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing) &
+               (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen)) == 0);
 
 std::atomic<std::uint32_t>& hook_flags() noexcept;
 
