@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
-# Runs the three hook_overhead builds (unhooked, default, headers) side by side, interleaved round by round
-# so that machine noise hits all three alike, and prints each build's median
-# ns/op and its ratio to the build without allocgate.
+# The hook's cost, two ways, for the three hook_overhead builds (unhooked,
+# default, headers):
+#  1. time: the builds run interleaved round by round, so that machine noise
+#     hits all three alike; each build's median ns/op and its ratio to the
+#     build without allocgate.
+#  2. instructions (when valgrind is installed): callgrind counts for a fixed
+#     number of operations, which do not move with the machine's load. The
+#     count for 2N operations minus the count for N is N operations' alone.
 # Usage: hook_overhead.sh BIN_DIR [ROUNDS]
 set -euo pipefail
 bin_dir=$1
@@ -23,10 +28,9 @@ medians() {
          | map({key: .[0].name, value: (map(.cpu_time) | sort | .[(length / 2 | floor)])})
          | from_entries' "$out/$1".*.json
 }
-medians unhooked >"$out/unhooked.med"
-medians default >"$out/default.med"
-medians headers >"$out/headers.med"
+for b in "${builds[@]}"; do medians "$b" >"$out/$b.med"; done
 
+echo "time per operation (median of $((rounds * 3)) runs each)"
 printf '%-22s %12s %12s %12s %10s %10s\n' benchmark unhooked default headers default/un headers/un
 jq -r -n --slurpfile u "$out/unhooked.med" --slurpfile c "$out/default.med" --slurpfile f "$out/headers.med" '
   $u[0] | keys[] as $k
@@ -35,3 +39,27 @@ jq -r -n --slurpfile u "$out/unhooked.med" --slurpfile c "$out/default.med" --sl
   while read -r name u c f rc rf; do
     printf '%-22s %9.2f ns %9.2f ns %9.2f ns %9.3fx %9.3fx\n' "$name" "$u" "$c" "$f" "$rc" "$rf"
   done
+
+if ! command -v valgrind >/dev/null; then
+  echo "(valgrind is not installed: no instruction counts)"
+  exit 0
+fi
+
+# Instructions callgrind counts for COUNT operations of NAME in build B.
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin_dir/hook_overhead_$1" --ops "$2" "$3" 2>&1 |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+echo
+echo "instructions per operation (callgrind)"
+printf '%-22s %12s %12s %12s %10s %10s\n' benchmark unhooked default headers default/un headers/un
+for name in BM_AllocatorPair BM_BatchOf64 BM_MapOfStrings BM_NewDeletePair BM_VectorOfStrings; do
+  case $name in BM_AllocatorPair | BM_NewDeletePair) n=100000 ;; *) n=1000 ;; esac
+  per_op=()
+  for b in "${builds[@]}"; do
+    per_op+=("$((($(instructions "$b" "$name" $((2 * n))) - $(instructions "$b" "$name" "$n")) / n))")
+  done
+  awk -v name="$name" -v u="${per_op[0]}" -v d="${per_op[1]}" -v h="${per_op[2]}" \
+    'BEGIN { printf "%-22s %12d %12d %12d %9.3fx %9.3fx\n", name, u, d, h, d / u, h / u }'
+done

@@ -94,14 +94,12 @@ std::uint32_t current_flags() noexcept {
 inline void count_allocation(ThreadCounters& c, std::size_t size) noexcept {
   ++c.allocations;
   c.bytes_allocated += size;
-  c.live_bytes += static_cast<std::int64_t>(size);
-  if (c.live_bytes > c.peak_live_bytes) c.peak_live_bytes = c.live_bytes;
+  if (c.live_bytes() > c.peak_live_bytes) c.peak_live_bytes = c.live_bytes();
 }
 
 inline void count_deallocation(ThreadCounters& c, std::size_t size) noexcept {
   ++c.deallocations;
   c.bytes_freed += size;
-  c.live_bytes -= static_cast<std::int64_t>(size);
 }
 
 inline void count_unsized_deallocation(ThreadCounters& c) noexcept {

@@ -23,7 +23,7 @@ AllocationStats snapshot(const detail::ThreadState& t) noexcept {
                     .deallocations = c.deallocations,
                     .bytes_allocated = c.bytes_allocated,
                     .bytes_freed = c.bytes_freed,
-                    .net_bytes = c.live_bytes,
+                    .net_bytes = c.live_bytes(),
                     .unsized_deallocations = c.unsized_deallocations,
                     .c = std::nullopt};
   if (c_allocations_linked()) {
@@ -103,11 +103,11 @@ AllocationScope::AllocationScope() {
   require_hook();
   detail::ThreadCounters& c = detail::thread_state().counters;
   start_ = snapshot(detail::thread_state());
-  start_live_ = c.live_bytes;
+  start_live_ = c.live_bytes();
   // Restart the high-water mark at the current level so that this scope's
   // peak is its own; the destructor restores the outer one.
   outer_peak_ = c.peak_live_bytes;
-  c.peak_live_bytes = c.live_bytes;
+  c.peak_live_bytes = c.live_bytes();
 }
 
 AllocationScope::~AllocationScope() {

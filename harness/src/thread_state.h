@@ -18,10 +18,12 @@ struct ThreadCounters {
   std::uint64_t bytes_freed = 0;      // requested size of the blocks freed
                                       // whose size the hook knew
   std::uint64_t unsized_deallocations = 0;  // frees whose size it did not
-  std::int64_t live_bytes = 0;        // bytes_allocated - bytes_freed; < 0 when
-                                      // this thread frees others' blocks
-  std::int64_t peak_live_bytes = 0;   // high-water mark of live_bytes, reset by
-                                      // each scope and restored when it ends
+  std::int64_t peak_live_bytes = 0;   // high-water mark of live_bytes(), reset
+                                      // by each scope and restored when it ends
+
+  // Derived rather than kept, so that a free updates two counters, not three.
+  // Negative when this thread frees others' blocks.
+  std::int64_t live_bytes() const noexcept { return static_cast<std::int64_t>(bytes_allocated - bytes_freed); }
 };
 
 /// Calls to the C allocation functions (malloc family), counted only when
