@@ -61,14 +61,8 @@ constinit thread_local ThreadState t_state{};
 constinit ProcessCounters g_process{};
 constinit std::atomic<std::uint32_t> g_flags{kLayoutUnknown};
 
-constexpr std::size_t kDefaultAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+[[maybe_unused]] constexpr std::size_t kDefaultAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
 constexpr std::size_t kUnknownSize = static_cast<std::size_t>(-1);
-
-// True when the call may take the fast path: nothing special on this thread
-// or in the process.
-inline bool fast_path(const ThreadState& t) noexcept {
-  return (t.mode | g_flags.load(std::memory_order_relaxed)) == 0;
-}
 
 // The flags, reading the layout on the process's first allocation. Threads
 // racing here compute the same bits; the layout bits are set before

@@ -140,15 +140,35 @@ class Symbolizer {
     return path;
   }
 
+  // libdw finds an address's compile unit through .debug_aranges, which
+  // clang does not emit by default: without them, look through the units'
+  // address ranges.
+  static Dwarf_Die* compile_unit_at(Dwfl_Module* module, Dwarf_Addr pc, Dwarf_Addr& bias) {
+    if (Dwarf_Die* cu = dwfl_module_addrdie(module, pc, &bias)) return cu;
+    for (Dwarf_Die* cu = dwfl_module_nextcu(module, nullptr, &bias); cu != nullptr;
+         cu = dwfl_module_nextcu(module, cu, &bias)) {
+      Dwarf_Addr base = 0, start = 0, end = 0;
+      for (std::ptrdiff_t offset = 0; (offset = dwarf_ranges(cu, offset, &base, &start, &end)) > 0;) {
+        if (pc - bias >= start && pc - bias < end) return cu;
+      }
+    }
+    return nullptr;
+  }
+
   std::vector<SiteFrame> expand(Dwarf_Addr pc) {
     std::vector<SiteFrame> frames;
     Dwfl_Module* module = dwfl_ != nullptr ? dwfl_addrmodule(dwfl_, pc) : nullptr;
     if (module == nullptr) return {SiteFrame{"??", {}, 0}};
     std::string file;
     int line = 0;
-    if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) file = relative(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
     Dwarf_Addr bias = 0;
-    Dwarf_Die* cu = dwfl_module_addrdie(module, pc, &bias);
+    Dwarf_Die* cu = compile_unit_at(module, pc, bias);
+    if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
+      file = relative(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
+    } else if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
+      file = relative(dwarf_linesrc(l, nullptr, nullptr));
+      dwarf_lineno(l, &line);
+    }
     // dwarf_getscopes gives the innermost scope, but continues with its
     // abstract definition's parents; the concrete chain of inlined calls up
     // to the real function comes from that DIE's own parents.

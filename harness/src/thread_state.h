@@ -54,8 +54,8 @@ struct StackTable {
   std::uint64_t dropped = 0;   // allocations whose stack found no free slot
 };
 
-/// Bits of ThreadState::mode. The hook tests `mode != 0` once and takes the
-/// slow path only when one of these is set, so the common case is one branch.
+/// Bits of ThreadState::mode. The hook tests `mode | hook_flags` once and takes
+/// the general path only when some bit is set, so the common case is one branch.
 enum ModeBits : std::uint32_t {
   kPaused = 1u << 0,
   kForbidden = 1u << 1,
