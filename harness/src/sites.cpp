@@ -155,6 +155,63 @@ class Symbolizer {
     return nullptr;
   }
 
+  // The scopes around an address, innermost first: each inlined call, then
+  // the function they are in.
+  static std::vector<Dwarf_Die> scopes_at(Dwarf_Die* cu, Dwarf_Addr address) {
+    std::vector<Dwarf_Die> chain;
+    // dwarf_getscopes gives the innermost scope, but continues with its
+    // abstract definition's parents; the concrete chain of inlined calls up
+    // to the real function comes from that DIE's own parents.
+    Dwarf_Die* scopes = nullptr;
+    int n = dwarf_getscopes(cu, address, &scopes);
+    if (n > 0) {
+      Dwarf_Die innermost = scopes[0];
+      std::free(scopes);
+      scopes = nullptr;
+      n = dwarf_getscopes_die(&innermost, &scopes);
+    }
+    chain.assign(scopes, scopes + std::max(n, 0));
+    std::free(scopes);
+    // libdw (0.188) does not look inside namespaces, where clang puts
+    // function definitions (g++ puts them at the unit's top level).
+    if (chain.empty()) {
+      find_scopes(cu, address, chain);
+      std::reverse(chain.begin(), chain.end());
+    }
+    return chain;
+  }
+
+  // Appends the functions and inlined calls containing `address` under
+  // `parent`, outermost first. Returns whether any did.
+  static bool find_scopes(Dwarf_Die* parent, Dwarf_Addr address, std::vector<Dwarf_Die>& chain) {
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0) return false;
+    do {
+      switch (dwarf_tag(&child)) {
+        case DW_TAG_subprogram:
+        case DW_TAG_inlined_subroutine:
+          if (dwarf_haspc(&child, address) == 1) {
+            chain.push_back(child);
+            find_scopes(&child, address, chain);
+            return true;
+          }
+          break;
+        case DW_TAG_lexical_block:
+          if (dwarf_haspc(&child, address) == 1) return find_scopes(&child, address, chain);
+          break;
+        case DW_TAG_namespace:
+        case DW_TAG_class_type:
+        case DW_TAG_structure_type:
+        case DW_TAG_union_type:
+          if (find_scopes(&child, address, chain)) return true;
+          break;
+        default:
+          break;
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return false;
+  }
+
   std::vector<SiteFrame> expand(Dwarf_Addr pc) {
     std::vector<SiteFrame> frames;
     Dwfl_Module* module = dwfl_ != nullptr ? dwfl_addrmodule(dwfl_, pc) : nullptr;
@@ -169,41 +226,30 @@ class Symbolizer {
       file = relative(dwarf_linesrc(l, nullptr, nullptr));
       dwarf_lineno(l, &line);
     }
-    // dwarf_getscopes gives the innermost scope, but continues with its
-    // abstract definition's parents; the concrete chain of inlined calls up
-    // to the real function comes from that DIE's own parents.
-    Dwarf_Die* scopes = nullptr;
-    int n = cu != nullptr ? dwarf_getscopes(cu, pc - bias, &scopes) : 0;
-    if (n > 0) {
-      Dwarf_Die innermost = scopes[0];
-      std::free(scopes);
-      scopes = nullptr;
-      n = dwarf_getscopes_die(&innermost, &scopes);
-    }
+    const std::vector<Dwarf_Die> scopes = cu != nullptr ? scopes_at(cu, pc - bias) : std::vector<Dwarf_Die>{};
     Dwarf_Files* files = nullptr;
     if (cu != nullptr) dwarf_getsrcfiles(cu, &files, nullptr);
-    for (int i = 0; i < n; ++i) {
-      const int tag = dwarf_tag(&scopes[i]);
+    for (Dwarf_Die scope : scopes) {
+      const int tag = dwarf_tag(&scope);
       if (tag == DW_TAG_inlined_subroutine) {
-        frames.push_back({die_name(&scopes[i]), file, static_cast<unsigned>(line)});
+        frames.push_back({die_name(&scope), file, static_cast<unsigned>(line)});
         // Where it was inlined: the next frame's position.
         Dwarf_Attribute attr;
         Dwarf_Word value = 0;
-        line = dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &attr), &value) == 0 ? static_cast<int>(value) : 0;
+        line = dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attr), &value) == 0 ? static_cast<int>(value) : 0;
         file.clear();
-        if (files != nullptr && dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &attr), &value) == 0) {
+        if (files != nullptr && dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &value) == 0) {
           file = relative(dwarf_filesrc(files, value, nullptr, nullptr));
         }
       } else if (tag == DW_TAG_subprogram) {
         // The symbol table's name is fully qualified (DWARF's may be just
         // "TestBody"); fall back to DWARF's for a stripped binary.
         const char* symbol = dwfl_module_addrname(module, pc);
-        frames.push_back({symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scopes[i]), file,
+        frames.push_back({symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scope), file,
                           static_cast<unsigned>(line)});
         break;
       }
     }
-    std::free(scopes);
     if (frames.empty()) {  // no debug information: the symbol table's name
       frames.push_back({without_parameters(demangle(dwfl_module_addrname(module, pc))), file,
                         static_cast<unsigned>(line)});
