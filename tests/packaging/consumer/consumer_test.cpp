@@ -12,3 +12,25 @@ TEST(Consumer, CountsAreExact) {
   const auto r = allocgate::allocs_per_run(10, [] { std::string t(100, 't'); asm volatile("" : : "g"(t.data()) : "memory"); });
   EXPECT_EQ(r.mean, 1.0);
 }
+
+// Freed sizes: from sized delete here; consumer_block_headers_test links
+// allocgate::block_headers and knows the size of an unsized delete too.
+TEST(Consumer, FreedSizesAsTheLinkedLayoutPromises) {
+  const auto stats = allocgate::measure([] {
+    std::vector<int> sized(100);  // std::allocator frees with the size
+    char* unsized = new char[10];
+    asm volatile("" : : "g"(unsized) : "memory");
+    delete[] unsized;             // a trivially destructible array: no size
+  });
+  EXPECT_EQ(stats.allocations, 2u);
+  EXPECT_EQ(stats.deallocations, 2u);
+#if CONSUMER_BLOCK_HEADERS
+  EXPECT_EQ(allocgate::size_tracking(), allocgate::SizeTracking::block_headers);
+  EXPECT_EQ(stats.bytes_freed, 410u);
+  EXPECT_EQ(stats.net_bytes, 0);
+#else
+  EXPECT_EQ(allocgate::size_tracking(), allocgate::SizeTracking::sized_delete);
+  EXPECT_EQ(stats.unsized_deallocations, 1u);
+  EXPECT_EQ(stats.bytes_freed, 400u);
+#endif
+}
