@@ -48,7 +48,14 @@ CaptureSites::CaptureSites(std::size_t max_stacks) {
   active_ = true;
 }
 
-CaptureSites::~CaptureSites() { stop(); }
+CaptureSites::~CaptureSites() {
+  stop();
+  // Freed as it was allocated, paused: without block headers the hook cannot
+  // tell that these blocks were never counted.
+  PauseCounting pause;
+  table_.reset();
+  std::vector<unsigned char>().swap(storage_);
+}
 
 void CaptureSites::stop() noexcept {
   if (!active_) return;

@@ -125,6 +125,18 @@ NOINLINE void recurse_then_allocate(int depth) {
   escape(&depth);  // not a tail call: each depth is its own stack
 }
 
+TEST(CaptureSites, ItsOwnTableIsNotInTheFigures) {
+  allocgate::AllocationScope scope;
+  {
+    CaptureSites capture;
+    one_large_block();
+  }
+  const auto stats = scope.stats();
+  EXPECT_EQ(stats.allocations, 1u);
+  EXPECT_EQ(stats.deallocations, 1u);
+  EXPECT_EQ(stats.bytes_allocated, 4000u);
+}
+
 TEST(CaptureSites, AFullTableCountsWhatItDrops) {
   CaptureSites capture(16);
   for (int depth = 0; depth < 24; ++depth) recurse_then_allocate(depth);

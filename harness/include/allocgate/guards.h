@@ -55,10 +55,11 @@ class ForbidAllocations {
   SourceLocation where_;
 };
 
-/// Stops counting the current thread's allocations while it lives, for a
-/// harness's own bookkeeping. Blocks allocated while paused are not counted
-/// when freed either, so live bytes stay exact. Nests. A forbid guard does not
-/// see allocations made while paused.
+/// Stops counting the current thread's allocations and frees while it lives,
+/// for a harness's own bookkeeping. Nests. A forbid guard does not see
+/// allocations made while paused. Free a block allocated while paused while
+/// paused too: a free after counting resumes is counted (with
+/// allocgate::block_headers linked it is not, the header remembers).
 class PauseCounting {
  public:
   PauseCounting() noexcept;
