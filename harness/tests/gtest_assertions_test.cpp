@@ -40,6 +40,16 @@ TEST(GTestAssertions, PassWhenTheBoundHolds) {
   ASSERT_NO_ALLOCATIONS(grow_text());
 }
 
+TEST(GTestAssertions, AScopeAroundAnAssertionSeesOnlyTheStatement) {
+  reset();
+  allocgate::AllocationScope around;
+  EXPECT_ALLOCATIONS_EQ(grow_text(), 1);
+  const auto stats = around.stats();
+  EXPECT_EQ(stats.allocations, 1u);
+  EXPECT_EQ(stats.deallocations, 0u);
+  EXPECT_EQ(stats.bytes_allocated, 101u);
+}
+
 TEST(GTestAssertions, ExactFailureGivesStatementBoundAndMeasuredFigures) {
   reset();
   EXPECT_NONFATAL_FAILURE(

@@ -40,16 +40,29 @@ enum class Bound {
                                  Bound bound, std::uint64_t expected);
 
 /// A statement's figures and the stacks of its allocations.
-struct MeasuredStatement {
-  AllocationStats stats;
-  std::unique_ptr<CaptureSites> sites;
+/// Deletes the capture while paused, as it was made: the assertion's own
+/// bookkeeping stays out of any scope around it.
+struct PausedDelete {
+  void operator()(CaptureSites* sites) const noexcept {
+    PauseCounting pause;
+    delete sites;
+  }
 };
 
-/// Runs fn() once, counting and capturing its allocations. The capture's
-/// table is reserved before counting starts, so it is not in the figures.
+struct MeasuredStatement {
+  AllocationStats stats;
+  std::unique_ptr<CaptureSites, PausedDelete> sites;
+};
+
+/// Runs fn() once, counting and capturing its allocations. The capture is
+/// made while paused, so it is not in the figures.
 template <class Fn>
 MeasuredStatement measure_statement(Fn&& fn) {
-  MeasuredStatement measured{{}, std::make_unique<CaptureSites>()};
+  MeasuredStatement measured;
+  {
+    PauseCounting pause;
+    measured.sites.reset(new CaptureSites());
+  }
   measured.stats = measure(std::forward<Fn>(fn));
   measured.sites->stop();
   return measured;
