@@ -67,6 +67,17 @@ TEST_F(Cli, TheRecordedBoundsHoldForTheFixture) {
   EXPECT_EQ(run(kAllocgate + " diff --strict --bounds " + kBounds + " " + kFixtures + "/report.json").code, 1);
 }
 
+// Every case of this build, counted, against the bounds recorded for its
+// toolchain (g++ and clang each have theirs): --strict, so that neither a case
+// without a bound nor a bound without a case passes.
+TEST_F(Cli, TheRecordedBoundsHoldForThisBuildsToolchain) {
+  const std::string report = path("report.json");
+  ASSERT_EQ(run(kAllocgate + " run --no-timing --counted-runs 1 --out " + report).code, 0);
+  const Result r = run(kAllocgate + " diff --strict --bounds " + kBounds + " " + report);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 regression(s), 0 improved, "), std::string::npos) << r.output;
+}
+
 TEST_F(Cli, ReadsAGoogleBenchmarkBinarysJson) {
   const Result r = run(kAllocgate + " diff --bounds " + kBounds + " " + kFixtures + "/google-benchmark.json");
   EXPECT_EQ(r.code, 0) << r.output;
