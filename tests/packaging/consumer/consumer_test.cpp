@@ -18,6 +18,7 @@ TEST(Consumer, CountsAreExact) {
 TEST(Consumer, FreedSizesAsTheLinkedLayoutPromises) {
   const auto stats = allocgate::measure([] {
     std::vector<int> sized(100);  // std::allocator frees with the size
+    asm volatile("" : : "g"(sized.data()) : "memory");  // or clang -O2 elides it
     char* unsized = new char[10];
     asm volatile("" : : "g"(unsized) : "memory");
     delete[] unsized;             // a trivially destructible array: no size
