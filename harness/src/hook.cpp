@@ -7,10 +7,10 @@
 //    (pre-main allocations are counted) and no destructor (allocations made by
 //    thread_local destructors at thread exit are still safe to count);
 //  - the common call (nothing paused, forbidden, armed or captured on this
-//    thread, no process-wide scope, the default layout) is one test of
-//    ThreadState::mode | hook_flags, malloc or free, and a few adds: it must
-//    cost no more than libstdc++'s own operator new (harness/bench measures
-//    it). Everything else goes through the general path below.
+//    thread, no process-wide scope) is one test of ThreadState::mode |
+//    hook_flags (two with block headers), malloc or free, and a few adds: it
+//    must cost no more than libstdc++'s own operator new (harness/bench
+//    measures it). Everything else goes through the general path below.
 //
 // Block layouts, fixed for the process by its first allocation:
 //  - default: malloc's block is the user's. A freed block's size is the one
