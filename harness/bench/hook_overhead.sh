@@ -54,8 +54,8 @@ instructions() {
 echo
 echo "instructions per operation (callgrind)"
 printf '%-22s %12s %12s %12s %10s %10s\n' benchmark unhooked default headers default/un headers/un
-for name in BM_AllocatorPair BM_BatchOf64 BM_MapOfStrings BM_NewDeletePair BM_VectorOfStrings; do
-  case $name in BM_AllocatorPair | BM_NewDeletePair) n=100000 ;; *) n=1000 ;; esac
+for name in $("$bin_dir/hook_overhead_unhooked" --benchmark_list_tests | sort); do
+  case $name in *Pair) n=100000 ;; *) n=1000 ;; esac  # a pair is ~170 instructions, the rest thousands
   per_op=()
   for b in "${builds[@]}"; do
     per_op+=("$((($(instructions "$b" "$name" $((2 * n))) - $(instructions "$b" "$name" "$n")) / n))")

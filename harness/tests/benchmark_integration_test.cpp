@@ -65,6 +65,17 @@ class Capture : public Reporter {
   std::vector<benchmark::BenchmarkReporter::Run> runs;
 };
 
+// Runs the benchmarks matching `filter` through a console reporter that
+// prints nowhere, and returns their runs.
+std::vector<benchmark::BenchmarkReporter::Run> run_quietly(const std::string& filter) {
+  Capture<benchmark::ConsoleReporter> console;
+  std::ostringstream sink;
+  console.SetOutputStream(&sink);
+  console.SetErrorStream(&sink);
+  benchmark::RunSpecifiedBenchmarks(&console, filter);
+  return console.runs;
+}
+
 const benchmark::BenchmarkReporter::Run& find(
     const std::vector<benchmark::BenchmarkReporter::Run>& runs, const std::string& name) {
   for (const auto& run : runs) {
@@ -74,29 +85,20 @@ const benchmark::BenchmarkReporter::Run& find(
 }
 
 TEST(BenchmarkIntegration, CountersAreExactPerIteration) {
-  Capture<benchmark::ConsoleReporter> runs;
-  std::ostringstream sink;
-  runs.SetOutputStream(&sink);
-  runs.SetErrorStream(&sink);
-  benchmark::RunSpecifiedBenchmarks(&runs, "BM_(ThreeAllocationsPerIteration|NoAllocation)");
-
-  const auto& three = find(runs.runs, "BM_ThreeAllocationsPerIteration");
+  const auto runs = run_quietly("BM_(ThreeAllocationsPerIteration|NoAllocation)");
+  const auto& three = find(runs, "BM_ThreeAllocationsPerIteration");
   EXPECT_EQ(three.iterations, 37);
   EXPECT_EQ(three.counters.at("allocs/op").value, 3.0);
   EXPECT_EQ(three.counters.at("bytes/op").value, 21.0 + 31 + 41);
   EXPECT_EQ(three.counters.at("peak_bytes").value, 93.0);
-  const auto& none = find(runs.runs, "BM_NoAllocation");
+  const auto& none = find(runs, "BM_NoAllocation");
   EXPECT_EQ(none.counters.at("allocs/op").value, 0.0);
   EXPECT_EQ(none.counters.at("bytes/op").value, 0.0);
 }
 
 TEST(BenchmarkIntegration, APeakOverFreesOfUnknownSizeIsLeftOut) {
-  Capture<benchmark::ConsoleReporter> runs;
-  std::ostringstream sink;
-  runs.SetOutputStream(&sink);
-  runs.SetErrorStream(&sink);
-  benchmark::RunSpecifiedBenchmarks(&runs, "BM_ManyAllocations");
-  const auto& many = find(runs.runs, "BM_ManyAllocations");
+  const auto runs = run_quietly("BM_ManyAllocations");
+  const auto& many = find(runs, "BM_ManyAllocations");
   EXPECT_EQ(many.counters.at("allocs/op").value, 1234.0);
   EXPECT_EQ(many.counters.count("peak_bytes"), 0u);
 }
@@ -134,13 +136,8 @@ TEST(BenchmarkIntegration, CountersAppearInTheJson) {
 }
 
 TEST(BenchmarkIntegration, RunsWithoutCountersAreLeftWithoutThem) {
-  Capture<benchmark::ConsoleReporter> console;
-  std::ostringstream sink;
-  console.SetOutputStream(&sink);
-  console.SetErrorStream(&sink);
-  benchmark::RunSpecifiedBenchmarks(&console, "BM_Uncounted");
   // Not measured is absent, never a 0 that reads like "allocates nothing".
-  EXPECT_EQ(find(console.runs, "BM_Uncounted").counters.count("allocs/op"), 0u);
+  EXPECT_EQ(find(run_quietly("BM_Uncounted"), "BM_Uncounted").counters.count("allocs/op"), 0u);
 }
 
 }  // namespace

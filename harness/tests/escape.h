@@ -4,13 +4,7 @@
 // through escape() to make it observable.
 #pragma once
 
-#include "allocgate/stats.h"
-
 namespace allocgate::test {
-
-// True when the test is linked with allocgate::block_headers, so that every
-// free's size is known; the tests built both ways assert what each promises.
-inline bool block_headers() { return size_tracking() == SizeTracking::block_headers; }
 
 // access(none): escape() reads no byte behind p. Without it g++ 12 at -O0
 // warns that a fresh block's contents "may be used uninitialized" here.

@@ -6,6 +6,7 @@
 
 #include "allocgate/allocgate.h"
 #include "allocgate/gtest.h"
+#include "block_headers.h"
 #include "escape.h"
 
 namespace {

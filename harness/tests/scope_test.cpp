@@ -8,6 +8,7 @@
 
 #include "allocgate/allocgate.h"
 #include "allocgate/gtest.h"
+#include "block_headers.h"
 #include "escape.h"
 
 namespace {
