@@ -15,4 +15,4 @@ report=build/release/allocgate-report.json
 
 "$allocgate" run --sites --out "$report" "$@"
 echo
-"$allocgate" diff --bounds ci/alloc-bounds.json "$report"
+"$allocgate" diff --strict --bounds ci/alloc-bounds.json "$report"

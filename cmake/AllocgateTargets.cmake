@@ -6,12 +6,32 @@ function(allocgate_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
 endfunction()
 
-# A GoogleTest executable registered with ctest; extra arguments are sources.
-# Tests run from the build tree and may read files beside them.
+# allocgate_add_test(name source... [LABELS label...]): a GoogleTest
+# executable registered with ctest. Tests run from the build tree and may read
+# files beside them. The label "threaded" marks the tests that start threads:
+# the tsan presets build (target allocgate_threaded_tests) and run just those.
 function(allocgate_add_test name)
-  add_executable(${name} ${ARGN} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
+  cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
+  add_executable(${name} ${ARG_UNPARSED_ARGUMENTS} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
   allocgate_warnings(${name})
   target_link_libraries(${name} PRIVATE allocgate::gtest GTest::gtest_main)
+  allocgate_discover_tests(${name} LABELS ${ARG_LABELS})
+endfunction()
+
+# allocgate_discover_tests(target [TEST_PREFIX prefix] [LABELS label...]):
+# registers a GoogleTest executable's tests with ctest, with labels.
+function(allocgate_discover_tests target)
+  cmake_parse_arguments(ARG "" "TEST_PREFIX" "LABELS" ${ARGN})
   include(GoogleTest)
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60)
+  set(properties "")
+  if(ARG_LABELS)
+    set(properties PROPERTIES LABELS "${ARG_LABELS}")
+  endif()
+  gtest_discover_tests(${target} TEST_PREFIX "${ARG_TEST_PREFIX}" DISCOVERY_TIMEOUT 60 ${properties})
+  if("threaded" IN_LIST ARG_LABELS)
+    if(NOT TARGET allocgate_threaded_tests)
+      add_custom_target(allocgate_threaded_tests)
+    endif()
+    add_dependencies(allocgate_threaded_tests ${target})
+  endif()
 endfunction()

@@ -150,8 +150,8 @@ int run_benchmarks_main(int argc, char** argv) {
     return 2;
   }
   // The JSON context then tells allocgate's gate which bounds apply.
-  ::benchmark::AddCustomContext("allocgate_toolchain", kToolchain);
-  ::benchmark::AddCustomContext("allocgate_hook_live", "true");
+  ::benchmark::AddCustomContext(keys::kToolchain, kToolchain);
+  ::benchmark::AddCustomContext(keys::kHookLive, "true");
   std::unique_ptr<::benchmark::BenchmarkReporter> display(::benchmark::CreateDefaultDisplayReporter());
   if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(display.get())) {
     display = make_exact_console_reporter(ExactCountersConsole::options_of(*console));

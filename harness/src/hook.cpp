@@ -349,6 +349,8 @@ std::atomic<std::uint32_t>& hook_flags() noexcept {
   return g_flags;
 }
 
+const char* hook_source_file() noexcept { return __FILE__; }
+
 }  // namespace allocgate::detail
 
 #if ALLOCGATE_REPLACE_OPERATORS

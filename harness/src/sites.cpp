@@ -22,11 +22,6 @@
 
 namespace allocgate {
 
-std::string to_string(const SiteFrame& frame) {
-  if (frame.file.empty()) return frame.function;
-  return frame.function + " (" + frame.file + ":" + std::to_string(frame.line) + ")";
-}
-
 // --- capture ----------------------------------------------------------------
 
 CaptureSites::CaptureSites(std::size_t max_stacks) {
@@ -272,8 +267,11 @@ class Symbolizer {
 // The hook's own frames (its helpers have internal linkage, so their DWARF
 // names are unqualified: tell them by their file), and the replaced operators.
 bool is_harness(const SiteFrame& f) {
-  constexpr std::string_view kHook = "harness/src/hook.cpp";
-  const bool in_hook = f.file.size() >= kHook.size() && f.file.compare(f.file.size() - kHook.size(), kHook.size(), kHook) == 0;
+  // A frame's file is hook.cpp's path, or its tail relative to the source root.
+  const std::string_view hook = detail::hook_source_file();
+  const bool in_hook = !f.file.empty() && f.file.size() <= hook.size() &&
+                       hook.compare(hook.size() - f.file.size(), f.file.size(), f.file) == 0 &&
+                       (f.file.size() == hook.size() || hook[hook.size() - f.file.size() - 1] == '/');
   return in_hook || f.function.rfind("allocgate::detail::", 0) == 0 || f.function.rfind("operator new", 0) == 0 ||
          f.function.rfind("operator delete", 0) == 0;
 }

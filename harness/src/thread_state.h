@@ -130,6 +130,10 @@ static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing) &
 
 std::atomic<std::uint32_t>& hook_flags() noexcept;
 
+/// This file's path as the compiler saw it: the symbolizer tells the hook's
+/// own frames (internal helpers, unqualified in DWARF) by their file.
+const char* hook_source_file() noexcept;
+
 }  // namespace allocgate::detail
 
 // Link-time options, read by the first allocation of the process. hook.cpp

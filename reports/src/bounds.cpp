@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "allocgate/report_keys.h"
 #include "input_error.h"
 #include "json_file.h"
 
@@ -18,14 +19,14 @@ double non_negative(const nlohmann::json& value, const std::string& where) {
 Bound read_bound(const nlohmann::json& entry, const std::string& where) {
   if (!entry.is_object()) throw InputError(where + " is not an object");
   Bound b;
-  const auto allocs = entry.find("allocs_per_op");
+  const auto allocs = entry.find(keys::kAllocsPerOpField);
   if (allocs == entry.end()) throw InputError(where + " has no allocs_per_op");
   b.allocs_per_op = non_negative(*allocs, where + ".allocs_per_op");
   for (const auto& [key, value] : entry.items()) {
-    if (key == "allocs_per_op") continue;
+    if (key == keys::kAllocsPerOpField) continue;
     if (key == "tolerance") {
       b.tolerance = non_negative(value, where + ".tolerance");
-    } else if (key == "bytes_per_op") {
+    } else if (key == keys::kBytesPerOpField) {
       b.bytes_per_op = non_negative(value, where + ".bytes_per_op");
     } else if (key == "bytes_tolerance") {
       b.bytes_tolerance = non_negative(value, where + ".bytes_tolerance");
@@ -39,20 +40,6 @@ Bound read_bound(const nlohmann::json& entry, const std::string& where) {
   }
   return b;
 }
-
-BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& source);
-
-}  // namespace
-
-BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
-  try {
-    return read_bounds_json(json, source);
-  } catch (const nlohmann::json::exception& e) {  // a shape check that was missed
-    throw InputError(source + ": unexpected JSON: " + e.what());
-  }
-}
-
-namespace {
 
 BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a bounds file (the top level is not an object)");
@@ -79,6 +66,10 @@ BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& sourc
 
 }  // namespace
 
+BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
+  return with_json_errors(source, [&] { return read_bounds_json(json, source); });
+}
+
 BoundsFile read_bounds(const std::filesystem::path& file) {
   return bounds_from_json(read_json_file(file), file.string());
 }
@@ -88,9 +79,9 @@ nlohmann::json to_json(const BoundsFile& bounds) {
   for (const auto& [toolchain, cases] : bounds.toolchains) {
     nlohmann::json section = nlohmann::json::object();
     for (const auto& [name, b] : cases) {
-      nlohmann::json entry{{"allocs_per_op", json_number(b.allocs_per_op)}};
+      nlohmann::json entry{{keys::kAllocsPerOpField, json_number(b.allocs_per_op)}};
       if (b.tolerance > 0) entry["tolerance"] = json_number(b.tolerance);
-      if (b.bytes_per_op) entry["bytes_per_op"] = json_number(*b.bytes_per_op);
+      if (b.bytes_per_op) entry[keys::kBytesPerOpField] = json_number(*b.bytes_per_op);
       if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = json_number(b.bytes_tolerance);
       if (!b.note.empty()) entry["note"] = b.note;
       section[name] = std::move(entry);

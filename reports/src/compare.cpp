@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iomanip>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "format.h"
 
@@ -56,12 +54,6 @@ std::vector<CompareRow> compare_reports(const Report& base, const Report& head) 
 
 namespace {
 
-std::string ratio_text(double r) {
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(2) << r << "x";
-  return out.str();
-}
-
 struct Cells {
   std::string allocs, bytes, time, note;
 };
@@ -78,8 +70,8 @@ Cells cells_of(const CompareRow& r) {
     c.bytes = signed_exact(*r.head->bytes_per_op - *r.base->bytes_per_op);
   }
   if (r.time_ratio) {
-    c.time = ratio_text(*r.time_ratio);
-    if (r.ratio_low) c.time += " [" + ratio_text(*r.ratio_low) + ", " + ratio_text(*r.ratio_high) + "]";
+    c.time = ratio(*r.time_ratio);
+    if (r.ratio_low) c.time += " [" + ratio(*r.ratio_low) + ", " + ratio(*r.ratio_high) + "]";
   }
   c.note = r.allocs_changed() ? "allocations changed"
            : r.bytes_changed() ? "bytes changed"
@@ -93,10 +85,10 @@ Cells cells_of(const CompareRow& r) {
 std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) {
   std::map<std::string, double> delta;
   if (row.head) {
-    for (const SiteSummary& s : row.head->sites) delta[s.where()] += s.allocs_per_op;
+    for (const SiteSummary& s : row.head->sites) delta[to_string(s.where)] += s.allocs_per_op;
   }
   if (row.base) {
-    for (const SiteSummary& s : row.base->sites) delta[s.where()] -= s.allocs_per_op;
+    for (const SiteSummary& s : row.base->sites) delta[to_string(s.where)] -= s.allocs_per_op;
   }
   std::vector<std::pair<std::string, double>> changes;
   for (const auto& [where, d] : delta) {

@@ -18,6 +18,13 @@ std::string signed_exact(double value) {
   return text;
 }
 
+std::string ratio(double r) {
+  std::array<char, 48> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size() - 1, r, std::chars_format::fixed, 2).ptr;
+  *end = 'x';
+  return std::string(text.data(), end + 1);
+}
+
 std::string nanoseconds(double ns) {
   std::array<char, 48> text{};
   // Below 100 ns one decimal tells something; above, whole nanoseconds do.

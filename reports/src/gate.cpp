@@ -133,7 +133,7 @@ namespace {
 constexpr std::size_t kSitesShown = 3;
 
 std::string site_line(const SiteSummary& site) {
-  return exact(site.allocs_per_op) + " allocs/op from " + site.where();
+  return exact(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
 }
 
 }  // namespace
@@ -186,8 +186,9 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     if (row.status != Status::regression) continue;
     out << "::error ";
     // Point the annotation at the line that allocates most, when known.
-    if (!row.measured->sites.empty() && !row.measured->sites[0].file.empty()) {
-      out << "file=" << row.measured->sites[0].file << ",line=" << row.measured->sites[0].line << ",";
+    if (!row.measured->sites.empty() && !row.measured->sites[0].where.file.empty()) {
+      const SiteFrame& where = row.measured->sites[0].where;
+      out << "file=" << where.file << ",line=" << where.line << ",";
     }
     out << "title=allocation regression::" << row.name << ": " << row.detail;
     if (!row.measured->sites.empty()) out << "; top site: " << site_line(row.measured->sites[0]);

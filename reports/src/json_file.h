@@ -3,15 +3,30 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
+
+#include "input_error.h"
 
 namespace allocgate::reports {
 
 /// Parses the file; throws InputError "FILE: cannot read: ..." or
 /// "FILE: malformed JSON at byte N".
 nlohmann::json read_json_file(const std::filesystem::path& file);
+
+/// Runs read(), which checks a parsed document's shape; a
+/// nlohmann::json::exception that escapes it (a check that was missed) becomes
+/// the same one-line InputError "source: unexpected JSON: ...", never a crash.
+template <class Read>
+auto with_json_errors(const std::string& source, Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source + ": unexpected JSON: " + e.what());
+  }
+}
 
 /// Parses text that came from `source` (a file name for messages).
 nlohmann::json parse_json(std::string_view text, const std::string& source);

@@ -182,11 +182,7 @@ int main(int argc, char** argv) {
 
   try {
     if (*list) {
-      for (const auto& w : allocgate::workloads::all_workloads()) {
-        for (const auto v : w.variants) {
-          for (const auto n : w.sizes) std::cout << allocgate::workloads::case_name(w, v, n) << "\n";
-        }
-      }
+      for (const auto& c : allocgate::workloads::all_cases()) std::cout << c.name << "\n";
       return 0;
     }
     if (*run) {

@@ -5,17 +5,25 @@
 #include <map>
 #include <set>
 
+#include "allocgate/report_keys.h"
 #include "input_error.h"
 #include "json_file.h"
 
 namespace allocgate::reports {
 
-std::string SiteSummary::where() const {
-  return file.empty() ? function : function + " (" + file + ":" + std::to_string(line) + ")";
+namespace k = allocgate::keys;
+
+void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> cpu_ns) {
+  std::sort(real_ns.begin(), real_ns.end());
+  std::sort(cpu_ns.begin(), cpu_ns.end());
+  c.ns_median = real_ns[real_ns.size() / 2];
+  c.ns_min = real_ns.front();
+  c.ns_max = real_ns.back();
+  c.cpu_ns_median = cpu_ns[cpu_ns.size() / 2];
 }
 
 std::string Report::toolchain() const {
-  const auto it = context.find("allocgate_toolchain");
+  const auto it = context.find(k::kToolchain);
   return it != context.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
@@ -75,20 +83,21 @@ class Reader {
 CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
   CaseResult c;
   c.name = r.name();
-  c.workload = r.text("workload");
-  c.variant = r.text("variant");
-  c.size = static_cast<std::uint64_t>(r.figure("size").value_or(0));
-  const auto allocs = r.figure("allocs_per_op");
+  c.workload = r.text(k::kWorkload);
+  c.variant = r.text(k::kVariant);
+  c.size = static_cast<std::uint64_t>(r.figure(k::kSize).value_or(0));
+  const auto allocs = r.figure(k::kAllocsPerOpField);
   if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
   c.allocs_per_op = *allocs;
-  c.bytes_per_op = r.figure("bytes_per_op");
-  c.peak_bytes = r.figure("peak_bytes");
-  c.ns_median = r.figure("real_time");
-  c.ns_min = r.figure("ns_per_op_min");
-  c.ns_max = r.figure("ns_per_op_max");
-  c.iterations = static_cast<std::int64_t>(r.figure("iterations").value_or(0));
-  c.output_sha256 = r.text("output_sha256");
-  if (const auto it = entry.find("equal_to_reference"); it != entry.end() && !it->is_null()) {
+  c.bytes_per_op = r.figure(k::kBytesPerOpField);
+  c.peak_bytes = r.figure(k::kPeakBytes);
+  c.ns_median = r.figure(k::kRealTime);
+  c.cpu_ns_median = r.figure(k::kCpuTime);
+  c.ns_min = r.figure(k::kNsPerOpMin);
+  c.ns_max = r.figure(k::kNsPerOpMax);
+  if (const auto iterations = r.figure(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
+  c.output_sha256 = r.text(k::kOutputSha256);
+  if (const auto it = entry.find(k::kEqualToReference); it != entry.end() && !it->is_null()) {
     if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
     c.equal_to_reference = it->get<bool>();
   }
@@ -107,27 +116,27 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
     if (!value->is_string()) r.fail(c.name + ": a site's " + key + " is not a string");
     return value->get<std::string>();
   };
-  if (const auto it = entry.find("sites"); it != entry.end()) {
+  if (const auto it = entry.find(k::kSites); it != entry.end()) {
     if (!it->is_array()) r.fail(c.name + ": sites is not an array");
     for (const auto& site : *it) {
       if (!site.is_object()) r.fail(c.name + ": a site is not an object");
-      c.sites.push_back(SiteSummary{text(site, "function"), text(site, "file"),
-                                    static_cast<unsigned>(number(site, "line")), number(site, "allocs_per_op"),
-                                    number(site, "bytes_per_op")});
+      c.sites.push_back(SiteSummary{
+          SiteFrame{text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(number(site, k::kLine))},
+          number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField)});
     }
   }
-  if (const auto it = entry.find("stacks"); it != entry.end()) {
+  if (const auto it = entry.find(k::kStacks); it != entry.end()) {
     if (!it->is_array()) r.fail(c.name + ": stacks is not an array");
     for (const auto& stack : *it) {
-      if (!stack.is_object() || !stack.contains("frames") || !stack["frames"].is_array()) {
+      if (!stack.is_object() || !stack.contains(k::kFrames) || !stack[k::kFrames].is_array()) {
         r.fail(c.name + ": a stack has no frames array");
       }
       StackSummary summary;
-      for (const auto& frame : stack["frames"]) {
+      for (const auto& frame : stack[k::kFrames]) {
         if (!frame.is_string()) r.fail(c.name + ": a stack frame is not a string");
         summary.frames.push_back(frame.get<std::string>());
       }
-      const auto count = stack.find("allocs_per_op");
+      const auto count = stack.find(k::kAllocsPerOpField);
       if (count == stack.end() || !count->is_number() || !(count->get<double>() >= 0)) {
         r.fail(c.name + ": a stack has no allocs_per_op");
       }
@@ -149,7 +158,7 @@ double to_ns(double value, const std::string& unit, const Reader& r) {
 Report read_google_benchmark(const nlohmann::json& json, const std::string& source) {
   // Repetitions repeat a name; allocation figures are per name, times are
   // summarised over the repetitions.
-  std::map<std::string, std::vector<double>> times;
+  std::map<std::string, std::vector<double>> real_ns, cpu_ns;
   std::vector<CaseResult> order;
   std::map<std::string, std::size_t> index;
   const auto& entries = json.at("benchmarks");
@@ -157,15 +166,16 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
     const auto& entry = entries[i];
     if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
     const Reader r(source, entry, i);
-    if (r.text("run_type") == "aggregate") continue;
-    if (const auto e = entry.find("error_occurred"); e != entry.end() && (!e->is_boolean() || e->get<bool>())) {
+    if (r.text(k::kRunType) == "aggregate") continue;
+    if (const auto e = entry.find(k::kErrorOccurred); e != entry.end() && (!e->is_boolean() || e->get<bool>())) {
       r.fail(r.name() + ": the benchmark reported an error");
     }
     const std::string name = r.name();
-    const auto allocs = r.figure("allocs/op");
+    const auto allocs = r.figure(k::kAllocsPerOp);
     if (!allocs) continue;  // not counted: listed by the gate as unknown, not as 0
-    const double ns = to_ns(r.figure("real_time").value_or(0), r.text("time_unit"), r);
-    times[name].push_back(ns);
+    const std::string unit = r.text(k::kTimeUnit);
+    real_ns[name].push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
+    cpu_ns[name].push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
     const auto [it, inserted] = index.try_emplace(name, order.size());
     if (inserted) {
       CaseResult c;
@@ -175,42 +185,16 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
     CaseResult& c = order[it->second];
     // Keep the largest figures any repetition saw: the gate errs towards failing.
     c.allocs_per_op = std::max(c.allocs_per_op, *allocs);
-    if (const auto b = r.figure("bytes/op")) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *b);
-    if (const auto p = r.figure("peak_bytes")) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *p);
-    c.iterations += static_cast<std::int64_t>(r.figure("iterations").value_or(0));
+    if (const auto b = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *b);
+    if (const auto p = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *p);
+    if (const auto n = r.figure(k::kIterations)) c.iterations = c.iterations.value_or(0) + static_cast<std::int64_t>(*n);
   }
-  for (CaseResult& c : order) {
-    auto& t = times[c.name];
-    std::sort(t.begin(), t.end());
-    c.ns_median = t[t.size() / 2];
-    c.ns_min = t.front();
-    c.ns_max = t.back();
-  }
+  for (CaseResult& c : order) set_times(c, std::move(real_ns[c.name]), std::move(cpu_ns[c.name]));
   Report report;
   report.context = json.value("context", nlohmann::json::object());
   report.cases = std::move(order);
   return report;
 }
-
-}  // namespace
-
-namespace {
-
-Report read_any(const nlohmann::json& json, const std::string& source);
-
-}  // namespace
-
-Report report_from_json(const nlohmann::json& json, const std::string& source) {
-  // Every shape is checked on the way; this net turns a check that was missed
-  // into the same one-line error instead of a crash.
-  try {
-    return read_any(json, source);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(source + ": unexpected JSON: " + e.what());
-  }
-}
-
-namespace {
 
 Report read_any(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a report (the top level is not an object)");
@@ -222,9 +206,9 @@ Report read_any(const nlohmann::json& json, const std::string& source) {
   if (context != json.end() && !context->is_object()) throw InputError(source + ": context is not an object");
 
   Report report;
-  const bool ours = context != json.end() && context->contains("allocgate_schema_version");
+  const bool ours = context != json.end() && context->contains(k::kSchemaVersion);
   if (ours) {
-    const auto& version = context->at("allocgate_schema_version");
+    const auto& version = context->at(k::kSchemaVersion);
     if (!version.is_number_integer() || version.get<int>() != kReportSchemaVersion) {
       throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
                        std::to_string(kReportSchemaVersion) + ")");
@@ -250,6 +234,12 @@ Report read_any(const nlohmann::json& json, const std::string& source) {
 
 }  // namespace
 
+Report report_from_json(const nlohmann::json& json, const std::string& source) {
+  // Every shape is checked on the way; the wrapper turns a check that was
+  // missed into the same one-line error instead of a crash.
+  return with_json_errors(source, [&] { return read_any(json, source); });
+}
+
 Report read_report(const std::filesystem::path& file) {
   return report_from_json(read_json_file(file), file.string());
 }
@@ -257,38 +247,43 @@ Report read_report(const std::filesystem::path& file) {
 nlohmann::json to_json(const Report& report) {
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const CaseResult& c : report.cases) {
-    nlohmann::json entry{{"name", c.name},     {"run_name", c.name},   {"run_type", "iteration"},
-                         {"workload", c.workload}, {"variant", c.variant}, {"size", c.size},
-                         {"iterations", c.iterations}, {"time_unit", "ns"}, {"allocs_per_op", json_number(c.allocs_per_op)}};
-    // Google Benchmark's fields carry the median, so compare.py reads ours;
+    nlohmann::json entry{{k::kName, c.name},         {k::kRunName, c.name},
+                         {k::kRunType, "iteration"}, {k::kWorkload, c.workload},
+                         {k::kVariant, c.variant},   {k::kSize, c.size},
+                         {k::kTimeUnit, "ns"},       {k::kAllocsPerOpField, json_number(c.allocs_per_op)}};
+    // Google Benchmark's fields carry the medians, so compare.py reads ours;
     // a figure not measured is left out, never written as 0.
-    if (c.ns_median) entry["real_time"] = entry["cpu_time"] = *c.ns_median;
-    if (c.ns_min) entry["ns_per_op_min"] = *c.ns_min;
-    if (c.ns_max) entry["ns_per_op_max"] = *c.ns_max;
-    if (c.bytes_per_op) entry["bytes_per_op"] = json_number(*c.bytes_per_op);
-    if (c.peak_bytes) entry["peak_bytes"] = json_number(*c.peak_bytes);
-    if (!c.output_sha256.empty()) entry["output_sha256"] = c.output_sha256;
-    if (c.equal_to_reference) entry["equal_to_reference"] = *c.equal_to_reference;
+    if (c.ns_median) entry[k::kRealTime] = *c.ns_median;
+    if (c.cpu_ns_median) entry[k::kCpuTime] = *c.cpu_ns_median;
+    if (c.ns_min) entry[k::kNsPerOpMin] = *c.ns_min;
+    if (c.ns_max) entry[k::kNsPerOpMax] = *c.ns_max;
+    if (c.iterations) entry[k::kIterations] = *c.iterations;
+    if (c.bytes_per_op) entry[k::kBytesPerOpField] = json_number(*c.bytes_per_op);
+    if (c.peak_bytes) entry[k::kPeakBytes] = json_number(*c.peak_bytes);
+    if (!c.output_sha256.empty()) entry[k::kOutputSha256] = c.output_sha256;
+    if (c.equal_to_reference) entry[k::kEqualToReference] = *c.equal_to_reference;
     if (!c.sites.empty()) {
       nlohmann::json sites = nlohmann::json::array();
       for (const SiteSummary& site : c.sites) {
-        sites.push_back({{"function", site.function}, {"file", site.file}, {"line", site.line},
-                         {"allocs_per_op", json_number(site.allocs_per_op)},
-                         {"bytes_per_op", json_number(site.bytes_per_op)}});
+        sites.push_back({{k::kFunction, site.where.function},
+                         {k::kFile, site.where.file},
+                         {k::kLine, site.where.line},
+                         {k::kAllocsPerOpField, json_number(site.allocs_per_op)},
+                         {k::kBytesPerOpField, json_number(site.bytes_per_op)}});
       }
-      entry["sites"] = std::move(sites);
+      entry[k::kSites] = std::move(sites);
     }
     if (!c.stacks.empty()) {
       nlohmann::json stacks = nlohmann::json::array();
       for (const StackSummary& stack : c.stacks) {
-        stacks.push_back({{"frames", stack.frames}, {"allocs_per_op", json_number(stack.allocs_per_op)}});
+        stacks.push_back({{k::kFrames, stack.frames}, {k::kAllocsPerOpField, json_number(stack.allocs_per_op)}});
       }
-      entry["stacks"] = std::move(stacks);
+      entry[k::kStacks] = std::move(stacks);
     }
     benchmarks.push_back(std::move(entry));
   }
   nlohmann::json context = report.context;
-  context["allocgate_schema_version"] = kReportSchemaVersion;
+  context[k::kSchemaVersion] = kReportSchemaVersion;
   return nlohmann::json{{"context", context}, {"benchmarks", benchmarks}};
 }
 

@@ -2,7 +2,8 @@
 // read. Its layout follows Google Benchmark's JSON (context, benchmarks[] with
 // name, real_time, cpu_time, time_unit), so benchmark's tools/compare.py reads
 // it too; and the readers accept the JSON of any Google Benchmark binary that
-// reports allocgate's counters (allocs/op, bytes/op, peak_bytes).
+// reports allocgate's counters (allocs/op, bytes/op, peak_bytes). Every key is
+// in allocgate/report_keys.h.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "allocgate/site_frame.h"
+
 namespace allocgate::reports {
 
 /// Bumped when a field changes meaning or goes away; readers refuse others.
@@ -20,14 +23,9 @@ inline constexpr int kReportSchemaVersion = 1;
 
 /// Where a case's allocations come from, per operation (`allocgate run --sites`).
 struct SiteSummary {
-  std::string function;
-  std::string file;  ///< relative to the source tree
-  unsigned line = 0;
+  SiteFrame where;  ///< file relative to the source tree
   double allocs_per_op = 0;
   double bytes_per_op = 0;
-
-  /// "render (workloads/xml_listing/xml_listing.cpp:190)"
-  std::string where() const;
 };
 
 /// A distinct allocation stack of one operation, outermost frame first, each
@@ -47,10 +45,11 @@ struct CaseResult {
   double allocs_per_op = 0;  ///< exact; an integer for deterministic code
   std::optional<double> bytes_per_op;
   std::optional<double> peak_bytes;
-  // Time per operation in nanoseconds over the repetitions; absent when the
-  // case was not timed.
+  // Time per operation in nanoseconds over the repetitions (see set_times);
+  // absent when the case was not timed.
   std::optional<double> ns_median, ns_min, ns_max;
-  std::int64_t iterations = 0;
+  std::optional<double> cpu_ns_median;
+  std::optional<std::int64_t> iterations;  ///< summed over the repetitions
   std::string output_sha256;
   std::optional<bool> equal_to_reference;
   std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
@@ -66,6 +65,10 @@ struct Report {
   std::string toolchain() const;
   const CaseResult* find(const std::string& name) const;
 };
+
+/// Sets a case's real time median, minimum and maximum and its CPU time
+/// median from its repetitions' times (ns per operation; neither empty).
+void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> cpu_ns);
 
 /// Reads an allocgate report or a Google Benchmark JSON with allocgate's
 /// counters. Throws InputError naming the file and the problem: unreadable,

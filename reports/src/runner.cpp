@@ -3,7 +3,6 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
-#include <fstream>
 #include <map>
 #include <ostream>
 #include <regex>
@@ -17,32 +16,22 @@
 namespace allocgate::reports {
 namespace {
 
+using allocgate::workloads::all_cases;
 using allocgate::workloads::all_workloads;
+using allocgate::workloads::CaseRef;
 using allocgate::workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
-struct Selected {
-  const Workload* workload;
-  std::string_view variant;
-  std::size_t size;
-  std::string name;
-};
-
-std::vector<Selected> select_cases(const std::string& filter) {
+std::vector<const CaseRef*> select_cases(const std::string& filter) {
   std::regex pattern;
   try {
     pattern = std::regex(filter.empty() ? std::string(".") : filter);
   } catch (const std::regex_error& e) {
     throw InputError("--filter '" + filter + "' is not a regular expression: " + e.what());
   }
-  std::vector<Selected> cases;
-  for (const Workload& w : all_workloads()) {
-    for (const std::string_view v : w.variants) {
-      for (const std::size_t n : w.sizes) {
-        std::string name = allocgate::workloads::case_name(w, v, n);
-        if (std::regex_search(name, pattern)) cases.push_back({&w, v, n, std::move(name)});
-      }
-    }
+  std::vector<const CaseRef*> cases;
+  for (const CaseRef& c : all_cases()) {
+    if (std::regex_search(c.name, pattern)) cases.push_back(&c);
   }
   if (cases.empty()) throw InputError("--filter '" + filter + "' matches no case");
   return cases;
@@ -68,8 +57,8 @@ class Progress {
 };
 
 // The counting pass: one warm-up operation, then counted_runs operations.
-void count_case(const Selected& s, int counted_runs, CaseResult& result) {
-  const auto c = s.workload->prepare(s.variant, s.size);
+void count_case(const CaseRef& s, int counted_runs, CaseResult& result) {
+  const auto c = s.prepare();
   const AllocsPerRun per_run = allocs_per_run(counted_runs, [&] { c->run(); });
   const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
   result.allocs_per_op = per_run.mean;
@@ -96,8 +85,8 @@ void summarise_sites(const SiteProfile& profile, CaseResult& result) {
   constexpr std::size_t kSites = 5, kStacks = 12, kFrames = 14;
   for (std::size_t i = 0; i < profile.sites.size() && i < kSites; ++i) {
     const Site& site = profile.sites[i];
-    result.sites.push_back(SiteSummary{site.where.function, site.where.file, site.where.line,
-                                       static_cast<double>(site.count), static_cast<double>(site.bytes)});
+    result.sites.push_back(
+        SiteSummary{site.where, static_cast<double>(site.count), static_cast<double>(site.bytes)});
   }
   for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
     const StackSample& stack = profile.stacks[i];
@@ -109,17 +98,17 @@ void summarise_sites(const SiteProfile& profile, CaseResult& result) {
   }
 }
 
-// Google Benchmark reporter that keeps each repetition's time per case and
-// reports progress; prints nothing itself.
+// Google Benchmark reporter that keeps each repetition's times per case and
+// what it measured of the machine, and reports progress; prints nothing itself.
 class Collector : public ::benchmark::BenchmarkReporter {
  public:
   explicit Collector(Progress& progress) : progress_(progress) {}
   bool ReportContext(const Context& context) override {
-    context_ = nlohmann::json{{"num_cpus", context.cpu_info.num_cpus},
-                              {"mhz_per_cpu", static_cast<long>(context.cpu_info.cycles_per_second / 1e6)},
-                              {"cpu_scaling_enabled", context.cpu_info.scaling == ::benchmark::CPUInfo::ENABLED},
-                              {"load_avg", context.cpu_info.load_avg},
-                              {"host_name", context.sys_info.name}};
+    machine_.num_cpus = context.cpu_info.num_cpus;
+    machine_.mhz_per_cpu = static_cast<long>(context.cpu_info.cycles_per_second / 1e6);
+    machine_.cpu_scaling_enabled = context.cpu_info.scaling == ::benchmark::CPUInfo::ENABLED;
+    machine_.load_avg = context.cpu_info.load_avg;
+    machine_.host_name = context.sys_info.name;
     return true;
   }
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -127,14 +116,15 @@ class Collector : public ::benchmark::BenchmarkReporter {
       if (run.run_type != Run::RT_Iteration) continue;
       const std::string name = run.benchmark_name();
       if (run.error_occurred) throw std::runtime_error(name + ": " + run.error_message);
-      times_[name].push_back(run.GetAdjustedRealTime());
+      real_ns_[name].push_back(run.GetAdjustedRealTime());
+      cpu_ns_[name].push_back(run.GetAdjustedCPUTime());
       iterations_[name] += run.iterations;
       if (run.repetition_index + 1 == run.repetitions) progress_.step(name);
     }
   }
-  std::map<std::string, std::vector<double>> times_;
+  std::map<std::string, std::vector<double>> real_ns_, cpu_ns_;
   std::map<std::string, std::int64_t> iterations_;
-  nlohmann::json context_ = nlohmann::json::object();
+  MachineInfo machine_;
 
  private:
   Progress& progress_;
@@ -142,11 +132,11 @@ class Collector : public ::benchmark::BenchmarkReporter {
 
 // The timing pass: each case registered as a benchmark, inputs built and one
 // warm-up operation outside the timed loop.
-nlohmann::json time_cases(const std::vector<Selected>& cases, const RunOptions& options,
-                          std::vector<CaseResult>& results, Progress& progress) {
-  for (const Selected& s : cases) {
-    ::benchmark::RegisterBenchmark(s.name.c_str(), [&s](::benchmark::State& state) {
-      const auto c = s.workload->prepare(s.variant, s.size);
+MachineInfo time_cases(const std::vector<const CaseRef*>& cases, const RunOptions& options,
+                       std::vector<CaseResult>& results, Progress& progress) {
+  for (const CaseRef* s : cases) {
+    ::benchmark::RegisterBenchmark(s->name.c_str(), [s](::benchmark::State& state) {
+      const auto c = s->prepare();
       c->run();
       for (auto _ : state) c->run();
     })->Unit(::benchmark::kNanosecond);
@@ -161,97 +151,71 @@ nlohmann::json time_cases(const std::vector<Selected>& cases, const RunOptions& 
   ::benchmark::RunSpecifiedBenchmarks(&collector);
   ::benchmark::ClearRegisteredBenchmarks();
   for (CaseResult& r : results) {
-    auto& t = collector.times_[r.name];
-    if (t.empty()) continue;
-    std::sort(t.begin(), t.end());
-    r.ns_median = t[t.size() / 2];
-    r.ns_min = t.front();
-    r.ns_max = t.back();
+    auto& real = collector.real_ns_[r.name];
+    if (real.empty()) continue;
+    set_times(r, std::move(real), std::move(collector.cpu_ns_[r.name]));
     r.iterations = collector.iterations_[r.name];
   }
-  return collector.context_;
+  return collector.machine_;
 }
 
-std::string cpu_model() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  for (std::string line; std::getline(cpuinfo, line);) {
-    if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  }
-  return "unknown";
+const CaseRef& named_case(const std::string& name) {
+  const CaseRef* c = allocgate::workloads::find_case(name);
+  if (c == nullptr) throw InputError("no case named '" + name + "' (allocgate list shows them)");
+  return *c;
 }
 
 }  // namespace
 
 Report run_cases(const RunOptions& options, std::ostream& progress_out) {
-  const std::vector<Selected> cases = select_cases(options.filter);
+  const std::vector<const CaseRef*> cases = select_cases(options.filter);
   Progress progress(progress_out, options.time ? 2 * cases.size() : cases.size());
 
   Report report;
   std::map<std::string, std::string> reference_hash;  // "workload/size" -> hash
-  for (const Selected& s : cases) {
+  for (const CaseRef* s : cases) {
     CaseResult r;
-    r.name = s.name;
-    r.workload = s.workload->name;
-    r.variant = s.variant;
-    r.size = s.size;
-    count_case(s, options.counted_runs, r);
-    const std::string key = std::string(s.workload->name) + "/" + std::to_string(s.size);
+    r.name = s->name;
+    r.workload = s->workload->name;
+    r.variant = s->variant->name;
+    r.size = s->size;
+    count_case(*s, options.counted_runs, r);
+    const std::string key = std::string(s->workload->name) + "/" + std::to_string(s->size);
     if (!reference_hash.count(key)) {
-      const auto reference = s.workload->prepare(s.workload->variants.front(), s.size);
+      const auto reference = s->prepare_reference();
       reference->run();
       reference_hash[key] = allocgate::workloads::sha256_hex(reference->output());
     }
     r.equal_to_reference = r.output_sha256 == reference_hash[key];
-    if (options.sites) summarise_sites(capture_one_operation(*s.workload->prepare(s.variant, s.size)), r);
+    if (options.sites) summarise_sites(capture_one_operation(*s->prepare()), r);
     report.cases.push_back(std::move(r));
-    progress.step(s.name + " (counted)");
+    progress.step(s->name + " (counted)");
   }
 
-  report.context = build_context();
-  report.context["cpu"] = cpu_model();
-  nlohmann::json workloads = nlohmann::json::object();
+  RunContext context = build_context();
+  context.counted_runs = options.counted_runs;
   for (const Workload& w : all_workloads()) {
-    workloads[std::string(w.name)] = {{"summary", w.summary},
-                                      {"case_study_size", w.default_size},
-                                      {"reference_variant", w.variants.front()}};
+    context.workloads.push_back(WorkloadInfo{std::string(w.name), std::string(w.summary),
+                                             std::string(w.reference().name), w.default_size});
   }
-  report.context["allocgate_workloads"] = workloads;
-  report.context["allocgate_counted_runs"] = options.counted_runs;
   if (options.time) {
-    report.context.update(time_cases(cases, options, report.cases, progress));
-    report.context["allocgate_repetitions"] = options.repetitions;
+    context.machine = time_cases(cases, options, report.cases, progress);
+    context.repetitions = options.repetitions;
   }
+  report.context = to_json(context);
   return report;
 }
 
-namespace {
-
-std::unique_ptr<workloads::Case> prepare_named(const std::string& name) {
-  for (const Workload& w : all_workloads()) {
-    for (const std::string_view v : w.variants) {
-      for (const std::size_t n : w.sizes) {
-        if (allocgate::workloads::case_name(w, v, n) == name) return w.prepare(v, n);
-      }
-    }
-  }
-  throw InputError("no case named '" + name + "' (allocgate list shows them)");
-}
-
-}  // namespace
-
 std::string case_output(const std::string& name) {
-  const auto c = prepare_named(name);
+  const auto c = named_case(name).prepare();
   c->run();
   return c->output();
 }
 
-SiteProfile profile_case(const std::string& name) { return capture_one_operation(*prepare_named(name)); }
+SiteProfile profile_case(const std::string& name) { return capture_one_operation(*named_case(name).prepare()); }
 
 void loop_case(const std::string& name, long runs) {
-  const auto c = prepare_named(name);
+  const auto c = named_case(name).prepare();
   c->run();
   for (long i = 0; i < runs; ++i) c->run();
 }

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "allocgate/report_keys.h"
 #include "format.h"
 
 namespace allocgate::reports {
@@ -41,15 +42,15 @@ std::vector<WorkloadView> arrange(const Report& report) {
     if (std::find(v.sizes.begin(), v.sizes.end(), c.size) == v.sizes.end()) v.sizes.push_back(c.size);
     v.cases[{c.variant, c.size}] = &c;
   }
-  const nlohmann::json workloads = report.context.value("allocgate_workloads", nlohmann::json::object());
+  const nlohmann::json workloads = report.context.value(keys::kWorkloads, nlohmann::json::object());
   for (WorkloadView& v : views) {
     std::sort(v.sizes.begin(), v.sizes.end());
     v.table_size = v.sizes[v.sizes.size() / 2];
     if (const auto w = workloads.find(v.name); w != workloads.end() && w->is_object()) {
-      v.summary = w->value("summary", "");
-      const auto size = w->value("case_study_size", std::uint64_t{0});
+      v.summary = w->value(keys::kWorkloadSummary, "");
+      const auto size = w->value(keys::kCaseStudySize, std::uint64_t{0});
       if (std::find(v.sizes.begin(), v.sizes.end(), size) != v.sizes.end()) v.table_size = size;
-      const std::string reference = w->value("reference_variant", "");
+      const std::string reference = w->value(keys::kReferenceVariant, "");
       const auto r = std::find(v.variants.begin(), v.variants.end(), reference);
       if (r != v.variants.end()) std::rotate(v.variants.begin(), r, r + 1);
     }
@@ -62,9 +63,7 @@ std::string time_cell(const CaseResult& c) { return c.ns_median ? nanoseconds(*c
 
 std::string speedup(const CaseResult& c, const CaseResult* reference) {
   if (!reference || !reference->ns_median || !c.ns_median || *c.ns_median <= 0) return "-";
-  std::ostringstream out;
-  out << std::fixed << std::setprecision(2) << *reference->ns_median / *c.ns_median << "x";
-  return out.str();
+  return ratio(*reference->ns_median / *c.ns_median);
 }
 
 std::string equality(const CaseResult& c, bool is_reference) {
@@ -284,7 +283,7 @@ void print_html(std::ostream& out, const Report& report) {
          "td.n{text-align:right;font-variant-numeric:tabular-nums}svg{margin:.5em 1em .5em 0;vertical-align:top}"
          "svg text{font:12px sans-serif}svg .title{font-weight:bold}.axis{stroke:#555}"
          ".differs{color:#c0392b;font-weight:bold}</style></head><body>\n<h1>allocgate report</h1>\n<p>";
-  for (const char* key : {"date", "allocgate_toolchain", "compiler", "build_type", "cpu", "git_commit"}) {
+  for (const char* key : {keys::kDate, keys::kToolchain, keys::kCompiler, keys::kBuildType, keys::kCpu, keys::kGitCommit}) {
     if (const auto it = report.context.find(key); it != report.context.end() && it->is_string()) {
       out << html_escape(key) << ": <b>" << html_escape(it->get<std::string>()) << "</b> &nbsp; ";
     }

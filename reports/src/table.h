@@ -14,7 +14,8 @@ namespace allocgate::reports {
 void print_markdown_tables(std::ostream& out, const Report& report);
 
 /// One page, no external resources: the tables, bar charts of allocs/op and
-/// ns/op per variant, and allocs/op against input size per variant.
+/// ns/op per variant, allocs/op against input size per variant, and each
+/// workload's reference variant as a flame graph of its allocation stacks.
 void print_html(std::ostream& out, const Report& report);
 
 }  // namespace allocgate::reports

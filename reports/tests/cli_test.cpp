@@ -1,5 +1,6 @@
 // The allocgate binary end to end: exit codes (0 pass, 1 regression, 2 bad
-// input), one-line errors, and the gate catching an injected regression.
+// input), one-line errors, a workload added by one line of CMake, and the gate
+// catching a regression in it.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -15,7 +16,8 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kAllocgate = ALLOCGATE_BIN;
-const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;
+const std::string kWithCanary = ALLOCGATE_WITH_CANARY_BIN;  // the workloads plus canary
+const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;      // ... with canary/optimized regressed
 const std::string kFixtures = ALLOCGATE_FIXTURES;
 const std::string kBounds = ALLOCGATE_BOUNDS;
 
@@ -45,6 +47,13 @@ class Cli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // Bounds recorded from the canary build's counts, as a user records theirs.
+  std::string record_canary_bounds() {
+    const std::string report = path("canary.json"), bounds = path("canary-bounds.json");
+    EXPECT_EQ(run(kWithCanary + " run --no-timing --filter '^canary/' --out " + report).code, 0);
+    EXPECT_EQ(run(kWithCanary + " diff --update --bounds " + bounds + " " + report).code, 0);
+    return bounds;
+  }
   fs::path dir_;
 };
 
@@ -113,62 +122,87 @@ TEST_F(Cli, BadInputIsOneLineAndExitTwo) {
   }
 }
 
-// The point of the gate: a build that adds one allocation per entry to
-// xml_listing/optimized fails it, naming the case and the delta.
-TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
-  const std::string report = path("regressed.json");
-  const Result ran =
-      run(kRegressed + " run --no-timing --filter 'xml_listing/optimized/(10|1000)$' --out " + report);
+// A workload named once, in a CMake list (reports/tests/CMakeLists.txt), is in
+// list, run, the report, the tables and the gate.
+TEST_F(Cli, AWorkloadAddedByOneLineIsListedRunReportedAndGated) {
+  const Result list = run(kWithCanary + " list");
+  EXPECT_NE(list.output.find("canary/naive/10\ncanary/naive/100\ncanary/naive/1000\n"
+                             "canary/optimized/10\ncanary/optimized/100\ncanary/optimized/1000\n"),
+            std::string::npos)
+      << list.output;
+  EXPECT_EQ(run(kAllocgate + " list").output.find("canary/"), std::string::npos);
+
+  const std::string report = path("report.json");
+  const Result ran = run(kWithCanary + " run --no-timing --filter '^canary/' --out " + report);
   ASSERT_EQ(ran.code, 0) << ran.output;
-  const Result gate = run(kAllocgate + " diff --bounds " + kBounds + " " + report);
+  EXPECT_NE(ran.output.find("### canary"), std::string::npos) << ran.output;
+  std::ifstream in(report);
+  std::stringstream json;
+  json << in.rdbuf();
+  EXPECT_NE(json.str().find("\"name\": \"canary/optimized/1000\""), std::string::npos);
+  EXPECT_NE(json.str().find("\"canary\": {"), std::string::npos);  // its summary, for the tables
+
+  const std::string bounds = record_canary_bounds();
+  const Result gate = run(kAllocgate + " diff --strict --bounds " + bounds + " " + report);
+  EXPECT_EQ(gate.code, 0) << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s), 0 improved, 6 ok"), std::string::npos) << gate.output;
+}
+
+// The point of the gate: a build that adds one allocation per key to
+// canary/optimized fails it, naming the case and the delta.
+TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
+  const std::string bounds = record_canary_bounds();
+  const std::string report = path("regressed.json");
+  const Result ran = run(kRegressed + " run --no-timing --filter 'canary/optimized/(10|1000)$' --out " + report);
+  ASSERT_EQ(ran.code, 0) << ran.output;
+  const Result gate = run(kAllocgate + " diff --bounds " + bounds + " " + report);
   EXPECT_EQ(gate.code, 1) << gate.output;
-  EXPECT_EQ(gate.output.rfind("REGRESSION xml_listing/optimized/10", 0), 0u) << gate.output;
-  EXPECT_NE(gate.output.find("REGRESSION xml_listing/optimized/10: allocs/op 10 > bound 0 (+10)"), std::string::npos);
-  EXPECT_NE(gate.output.find("REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)"),
+  EXPECT_EQ(gate.output.rfind("REGRESSION canary/optimized/10", 0), 0u) << gate.output;
+  EXPECT_NE(gate.output.find("REGRESSION canary/optimized/10: allocs/op 10 > bound 0 (+10)"), std::string::npos);
+  EXPECT_NE(gate.output.find("REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)"),
             std::string::npos);
-  const Result annotated = run("GITHUB_ACTIONS=true " + kAllocgate + " diff --markdown --bounds " + kBounds + " " + report);
+  const Result annotated = run("GITHUB_ACTIONS=true " + kAllocgate + " diff --markdown --bounds " + bounds + " " + report);
   EXPECT_EQ(annotated.code, 1);
-  EXPECT_EQ(annotated.output.rfind("::error title=allocation regression::xml_listing/optimized/10", 0), 0u)
+  EXPECT_EQ(annotated.output.rfind("::error title=allocation regression::canary/optimized/10", 0), 0u)
       << annotated.output;
   EXPECT_NE(annotated.output.find("### allocgate: allocation regression"), std::string::npos);
 
-  // The same cases from the real build pass.
+  // The same cases from the build without the regression pass.
   const std::string clean = path("clean.json");
-  ASSERT_EQ(run(kAllocgate + " run --no-timing --filter 'xml_listing/optimized/(10|1000)$' --out " + clean).code, 0);
-  EXPECT_EQ(run(kAllocgate + " diff --bounds " + kBounds + " " + clean).code, 0);
+  ASSERT_EQ(run(kWithCanary + " run --no-timing --filter 'canary/optimized/(10|1000)$' --out " + clean).code, 0);
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + clean).code, 0);
 }
 
-// The line of the injected regression in xml_listing.cpp, found the way a
-// developer would: by its text.
+// The line of the injected regression, found the way a developer would: by
+// its text.
 unsigned regression_line() {
-  std::ifstream source(ALLOCGATE_XML_LISTING_SOURCE);
+  std::ifstream source(ALLOCGATE_CANARY_SOURCE);
   unsigned number = 0;
   for (std::string line; std::getline(source, line);) {
     ++number;
-    if (line.find("std::string regression(o.key);") != std::string::npos) return number;
+    if (line.find("// CANARY-REGRESSION") != std::string::npos) return number;
   }
   return 0;
 }
 
 // Done when: from `allocgate diff` alone, the case, the delta and the line.
 TEST_F(Cli, TheGatePointsAtTheLineThatAllocates) {
+  const std::string bounds = record_canary_bounds();
   const std::string report = path("regressed.json");
-  ASSERT_EQ(run(kRegressed + " run --no-timing --sites --filter 'xml_listing/optimized/1000$' --out " + report).code, 0);
-  const Result gate = run(kAllocgate + " diff --bounds " + kBounds + " " + report);
+  ASSERT_EQ(run(kRegressed + " run --no-timing --sites --filter 'canary/optimized/1000$' --out " + report).code, 0);
+  const Result gate = run(kAllocgate + " diff --bounds " + bounds + " " + report);
   EXPECT_EQ(gate.code, 1);
-  const std::string expected = "REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n"
-                               "    1000 allocs/op from allocgate::workloads::xml_listing::render "
-                               "(workloads/xml_listing/xml_listing.cpp:" + std::to_string(regression_line()) + ")\n";
+  const std::string site = "allocgate::canary::render_regressed (reports/tests/canary/canary.cpp:" +
+                           std::to_string(regression_line()) + ")";
+  const std::string expected =
+      "REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n    1000 allocs/op from " + site + "\n";
   EXPECT_EQ(gate.output.rfind(expected, 0), 0u) << gate.output;
 
   // compare names the new site too.
   const std::string clean = path("clean.json");
-  ASSERT_EQ(run(kAllocgate + " run --no-timing --sites --filter 'xml_listing/optimized/1000$' --out " + clean).code, 0);
+  ASSERT_EQ(run(kWithCanary + " run --no-timing --sites --filter 'canary/optimized/1000$' --out " + clean).code, 0);
   const Result cmp = run(kAllocgate + " compare " + clean + " " + report);
-  EXPECT_NE(cmp.output.find("+1000  allocgate::workloads::xml_listing::render (workloads/xml_listing/xml_listing.cpp:" +
-                            std::to_string(regression_line()) + ")"),
-            std::string::npos)
-      << cmp.output;
+  EXPECT_NE(cmp.output.find("+1000  " + site), std::string::npos) << cmp.output;
 }
 
 TEST_F(Cli, ProfileListsTheTopSitesOfOneOperation) {
@@ -223,16 +257,25 @@ TEST_F(Cli, WithoutHeaptrackProfileSaysHowToInstallIt) {
 }
 
 TEST_F(Cli, UpdateRewritesTheBoundsAtomicallyAndOnlyTightens) {
-  const std::string bounds = path("bounds.json");
-  fs::copy_file(kBounds, bounds);
+  const std::string bounds = record_canary_bounds();
+  {
+    // A note of the user's own, which a rewrite must keep.
+    std::ifstream in(bounds);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string json = text.str();
+    const std::string entry = "\"canary/optimized/10\": {";
+    json.insert(json.find(entry) + entry.size(), "\"note\": \"one pass into a reused buffer\", ");
+    std::ofstream(bounds) << json;
+  }
   const std::string report = path("regressed.json");
-  ASSERT_EQ(run(kRegressed + " run --no-timing --filter 'xml_listing/optimized/10$' --out " + report).code, 0);
+  ASSERT_EQ(run(kRegressed + " run --no-timing --filter 'canary/optimized/10$' --out " + report).code, 0);
   const Result kept = run(kAllocgate + " diff --update --bounds " + bounds + " " + report);
   EXPECT_EQ(kept.code, 0) << kept.output;
   EXPECT_NE(kept.output.find("0 change(s)"), std::string::npos) << kept.output;  // a regression is not recorded
   EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + report).code, 1);
   const Result loosened = run(kAllocgate + " diff --update --allow-loosen --bounds " + bounds + " " + report);
-  EXPECT_NE(loosened.output.find("loosened xml_listing/optimized/10: allocs/op 0 -> 10"), std::string::npos)
+  EXPECT_NE(loosened.output.find("loosened canary/optimized/10: allocs/op 0 -> 10"), std::string::npos)
       << loosened.output;
   EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + report).code, 0);
   std::ifstream in(bounds);

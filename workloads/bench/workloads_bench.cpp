@@ -4,26 +4,19 @@
 
 #include <benchmark/benchmark.h>
 
-#include <string>
-
 #include "allocgate/benchmark.h"
 #include "registry/workload.h"
 
 namespace {
 
 const bool registered = [] {
-  for (const auto& workload : allocgate::workloads::all_workloads()) {
-    for (const std::string_view variant : workload.variants) {
-      for (const std::size_t size : workload.sizes) {
-        const std::string name = allocgate::workloads::case_name(workload, variant, size);
-        benchmark::RegisterBenchmark(name.c_str(), [&workload, variant, size](benchmark::State& state) {
-          const auto c = workload.prepare(variant, size);
-          c->run();  // warm-up
-          allocgate::benchmark::CountAllocations count(state);
-          for (auto _ : state) c->run();
-        });
-      }
-    }
+  for (const auto& c : allocgate::workloads::all_cases()) {
+    benchmark::RegisterBenchmark(c.name.c_str(), [&c](benchmark::State& state) {
+      const auto operation = c.prepare();
+      operation->run();  // warm-up
+      allocgate::benchmark::CountAllocations count(state);
+      for (auto _ : state) operation->run();
+    });
   }
   return true;
 }();

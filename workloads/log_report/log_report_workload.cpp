@@ -33,23 +33,17 @@ class ReusedCase : public Case {
   std::string_view text_;
 };
 
-std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "v1") return std::make_unique<StepCase>(size, &log_report::report_v1);
-  if (variant == "v2") return std::make_unique<StepCase>(size, &log_report::report_v2);
-  if (variant == "v3") return std::make_unique<StepCase>(size, &log_report::report_v3);
-  if (variant == "v4") return std::make_unique<ReusedCase>(size);
-  throw_unknown_variant("log_report", variant);
-}
-
 }  // namespace
 
 Workload log_report_workload() {
   return Workload{"log_report",
                   "bytes per path over access-log lines, rendered sorted: split, presize, cut, reuse",
-                  {"v1", "v2", "v3", "v4"},
+                  {{"v1", &make_case<StepCase, &log_report::report_v1>},
+                   {"v2", &make_case<StepCase, &log_report::report_v2>},
+                   {"v3", &make_case<StepCase, &log_report::report_v3>},
+                   {"v4", &make_case<ReusedCase>}},
                   {200, 2000, 20000},
-                  2000,
-                  &prepare};
+                  2000};
 }
 
 }  // namespace allocgate::workloads

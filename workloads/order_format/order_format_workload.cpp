@@ -3,8 +3,6 @@
 // that hands the strings on would), the append variant writes all lines into
 // one reused buffer.
 
-#include <stdexcept>
-
 #include "order_format.h"
 #include "registry/workload.h"
 
@@ -54,22 +52,16 @@ class AppendCase : public Case {
   std::string text_;  // reused across runs
 };
 
-std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") return std::make_unique<PerLineCase>(size, false);
-  if (variant == "pooled") return std::make_unique<PerLineCase>(size, true);
-  if (variant == "append") return std::make_unique<AppendCase>(size);
-  throw_unknown_variant("order_format", variant);
-}
-
 }  // namespace
 
 Workload order_format_workload() {
   return Workload{"order_format",
                   "order_id:ord-98234-xyz;amount:249.99 lines, the amount with two decimals",
-                  {"naive", "pooled", "append"},
+                  {{"naive", &make_case<PerLineCase, false>},
+                   {"pooled", &make_case<PerLineCase, true>},
+                   {"append", &make_case<AppendCase>}},
                   {1, 100, 10000},
-                  1,
-                  &prepare};
+                  1};
 }
 
 }  // namespace allocgate::workloads

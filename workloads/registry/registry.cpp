@@ -1,30 +1,28 @@
-#include <stdexcept>
-#include <string>
+#include <algorithm>
 
 #include "workload.h"
 
 namespace allocgate::workloads {
 
-// Each workload's definition lives beside its code.
-Workload xml_listing_workload();
-Workload timestamp_workload();
-Workload log_report_workload();
-Workload row_parse_workload();
-Workload order_format_workload();
-
-std::span<const Workload> all_workloads() {
-  static const std::vector<Workload> workloads{xml_listing_workload(), timestamp_workload(),
-                                               log_report_workload(), row_parse_workload(),
-                                               order_format_workload()};
-  return workloads;
+std::span<const CaseRef> all_cases() {
+  static const std::vector<CaseRef> cases = [] {
+    std::vector<CaseRef> list;
+    for (const Workload& w : all_workloads()) {
+      for (const Variant& v : w.variants) {
+        for (const std::size_t n : w.sizes) {
+          list.push_back({&w, &v, n, std::string(w.name) + "/" + std::string(v.name) + "/" + std::to_string(n)});
+        }
+      }
+    }
+    return list;
+  }();
+  return cases;
 }
 
-std::string case_name(const Workload& workload, std::string_view variant, std::size_t size) {
-  return std::string(workload.name) + "/" + std::string(variant) + "/" + std::to_string(size);
-}
-
-void throw_unknown_variant(std::string_view workload, std::string_view variant) {
-  throw std::invalid_argument(std::string(workload) + ": no variant named '" + std::string(variant) + "'");
+const CaseRef* find_case(std::string_view name) {
+  const auto cases = all_cases();
+  const auto it = std::find_if(cases.begin(), cases.end(), [&](const CaseRef& c) { return c.name == name; });
+  return it != cases.end() ? &*it : nullptr;
 }
 
 }  // namespace allocgate::workloads

@@ -1,54 +1,74 @@
-// Every registered case builds, runs, equals its workload's reference variant
-// byte for byte, and the optimized variants reach zero allocations.
+// The registry holds exactly the workloads of the CMake list, in its order;
+// every case builds, runs and equals its workload's reference variant byte for
+// byte, on a second run too.
 
 #include <set>
-#include <stdexcept>
+#include <sstream>
 #include <string>
+#include <vector>
 
-#include "allocgate/allocgate.h"
 #include "allocgate/gtest.h"
 #include "registry/workload.h"
 
 namespace {
 
+using allocgate::workloads::all_cases;
 using allocgate::workloads::all_workloads;
+using allocgate::workloads::find_case;
 
-TEST(Registry, ListsTheFiveWorkloadsWithUniqueCaseNames) {
-  std::set<std::string> names;
-  std::set<std::string_view> workloads;
-  for (const auto& w : all_workloads()) {
-    workloads.insert(w.name);
-    ASSERT_GE(w.variants.size(), 2u) << w.name;
-    ASSERT_GE(w.sizes.size(), 3u) << w.name;
-    for (auto v : w.variants) {
-      for (auto n : w.sizes) EXPECT_TRUE(names.insert(allocgate::workloads::case_name(w, v, n)).second);
-    }
-  }
-  EXPECT_EQ(workloads, (std::set<std::string_view>{"xml_listing", "timestamp", "log_report",
-                                                    "row_parse", "order_format"}));
-  EXPECT_TRUE(names.count("xml_listing/optimized/1000"));
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> names;
+  std::istringstream in(list);
+  for (std::string name; std::getline(in, name, ',');) names.push_back(name);
+  return names;
 }
 
-TEST(Registry, UnknownVariantsAreRejected) {
+TEST(Registry, HoldsTheWorkloadsOfTheCMakeListInItsOrder) {
+  std::vector<std::string> registered;
+  for (const auto& w : all_workloads()) registered.emplace_back(w.name);
+  EXPECT_EQ(registered, split_list(ALLOCGATE_WORKLOAD_LIST));
+}
+
+TEST(Registry, EveryWorkloadHasVariantsAndSizes) {
   for (const auto& w : all_workloads()) {
-    EXPECT_THROW(w.prepare("no_such_variant", w.default_size), std::invalid_argument);
+    EXPECT_GE(w.variants.size(), 2u) << w.name;
+    EXPECT_GE(w.sizes.size(), 3u) << w.name;
+    std::set<std::size_t> sizes(w.sizes.begin(), w.sizes.end());
+    EXPECT_NE(sizes.count(w.default_size), 0u) << w.name << ": the case study's size is not one of its sizes";
   }
+}
+
+TEST(Registry, CasesAreEveryVariantAtEverySizeWithUniqueNames) {
+  std::size_t expected = 0;
+  for (const auto& w : all_workloads()) expected += w.variants.size() * w.sizes.size();
+  ASSERT_EQ(all_cases().size(), expected);
+  std::set<std::string> names;
+  for (const auto& c : all_cases()) {
+    EXPECT_TRUE(names.insert(c.name).second) << c.name;
+    EXPECT_EQ(c.name, std::string(c.workload->name) + "/" + std::string(c.variant->name) + "/" +
+                          std::to_string(c.size));
+    EXPECT_EQ(find_case(c.name), &c);
+  }
+  EXPECT_NE(find_case("xml_listing/optimized/1000"), nullptr);
+}
+
+TEST(Registry, UnknownNamesFindNoCase) {
+  EXPECT_EQ(find_case("xml_listing/no_such_variant/1000"), nullptr);
+  EXPECT_EQ(find_case("xml_listing/optimized/7"), nullptr);
+  EXPECT_EQ(find_case("xml_listing/optimized"), nullptr);
+  EXPECT_EQ(find_case(""), nullptr);
 }
 
 TEST(Registry, EveryVariantEqualsItsReferenceAtEverySize) {
-  for (const auto& w : all_workloads()) {
-    for (const std::size_t n : w.sizes) {
-      auto reference = w.prepare(w.variants[0], n);
-      reference->run();
-      const std::string expected = reference->output();
-      ASSERT_FALSE(expected.empty());
-      for (auto v : w.variants) {
-        auto c = w.prepare(v, n);
-        c->run();
-        c->run();  // a second run must give the same bytes as the first
-        EXPECT_EQ(c->output(), expected) << allocgate::workloads::case_name(w, v, n);
-      }
-    }
+  for (const auto& c : all_cases()) {
+    auto reference = c.prepare_reference();
+    reference->run();
+    const std::string expected = reference->output();
+    ASSERT_FALSE(expected.empty()) << c.name;
+    auto variant = c.prepare();
+    variant->run();
+    variant->run();  // a second run must give the same bytes as the first
+    EXPECT_EQ(variant->output(), expected) << c.name;
   }
 }
 

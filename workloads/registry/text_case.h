@@ -23,9 +23,11 @@ class TextCase : public Case {
   std::string text_;
 };
 
-template <class Input, class Render>
-std::unique_ptr<Case> make_text_case(Input input, Render render) {
-  return std::make_unique<TextCase<Input, Render>>(std::move(input), render);
+/// A Variant's prepare: the input make(size), rendered by render(input, text).
+template <auto make, auto render>
+std::unique_ptr<Case> make_text_case(std::size_t size) {
+  using Input = decltype(make(size));
+  return std::make_unique<TextCase<Input, decltype(render)>>(make(size), render);
 }
 
 }  // namespace allocgate::workloads

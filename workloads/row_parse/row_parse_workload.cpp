@@ -38,22 +38,16 @@ class ParseCase : public Case {
 ParseError scan(const std::string& line, row_parse::Row& row) { return row_parse::parse(line, row); }
 ParseError view(const std::string& line, row_parse::RowView& row) { return row_parse::parse_view(line, row); }
 
-std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") return std::make_unique<ParseCase<row_parse::Row, &row_parse::parse_naive>>(size);
-  if (variant == "optimized") return std::make_unique<ParseCase<row_parse::Row, &scan>>(size);
-  if (variant == "zero_copy") return std::make_unique<ParseCase<row_parse::RowView, &view>>(size);
-  throw_unknown_variant("row_parse", variant);
-}
-
 }  // namespace
 
 Workload row_parse_workload() {
   return Workload{"row_parse",
                   "user_id,bytes,path rows parsed into a struct: split and stoll, scanner, views",
-                  {"naive", "optimized", "zero_copy"},
+                  {{"naive", &make_case<ParseCase<row_parse::Row, &row_parse::parse_naive>>},
+                   {"optimized", &make_case<ParseCase<row_parse::Row, &scan>>},
+                   {"zero_copy", &make_case<ParseCase<row_parse::RowView, &view>>}},
                   {1, 100, 10000},
-                  1,
-                  &prepare};
+                  1};
 }
 
 }  // namespace allocgate::workloads

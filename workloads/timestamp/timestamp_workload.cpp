@@ -9,18 +9,12 @@
 namespace allocgate::workloads {
 namespace {
 
-std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") {
-    return make_text_case(timestamp::make_times(size), [](const auto& times, std::string& text) {
-      text = timestamp::render_naive(times);
-    });
-  }
-  if (variant == "optimized") {
-    return make_text_case(timestamp::make_times(size), [](const auto& times, std::string& text) {
-      if (!timestamp::render(times, text)) throw std::logic_error("timestamp: input out of range");
-    });
-  }
-  throw_unknown_variant("timestamp", variant);
+using Times = std::vector<timestamp::TimePoint>;
+
+void render_naive(const Times& times, std::string& text) { text = timestamp::render_naive(times); }
+
+void render(const Times& times, std::string& text) {
+  if (!timestamp::render(times, text)) throw std::logic_error("timestamp: input out of range");
 }
 
 }  // namespace
@@ -28,10 +22,10 @@ std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
 Workload timestamp_workload() {
   return Workload{"timestamp",
                   "RFC 3339 timestamps, seconds and milliseconds layouts, one line per time point",
-                  {"naive", "optimized"},
+                  {{"naive", &make_text_case<&timestamp::make_times, &render_naive>},
+                   {"optimized", &make_text_case<&timestamp::make_times, &render>}},
                   {1, 100, 10000},
-                  1,
-                  &prepare};
+                  1};
 }
 
 }  // namespace allocgate::workloads

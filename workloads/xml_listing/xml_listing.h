@@ -8,13 +8,13 @@
 #include <string_view>
 #include <vector>
 
-#include "timestamp/timestamp.h"
+#include "common/rfc3339.h"
 
 namespace allocgate::workloads::xml_listing {
 
 struct Object {
   std::string key;
-  timestamp::TimePoint last_modified;
+  rfc3339::TimePoint last_modified;
   std::string etag;  // with its quotes, as S3 stores it
   std::uint64_t size = 0;
   std::string storage_class;

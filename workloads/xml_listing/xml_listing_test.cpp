@@ -12,7 +12,7 @@
 namespace {
 
 using namespace allocgate::workloads::xml_listing;
-using allocgate::workloads::timestamp::TimePoint;
+using allocgate::workloads::rfc3339::TimePoint;
 
 std::string optimized(const Listing& listing) {
   std::string out;
@@ -124,8 +124,8 @@ TEST(XmlListing, ARealXmlParserReadsBackEveryKeyTimeAndSize) {
         EXPECT_EQ(text_of(field), o.key);
       }
       if (name == "LastModified") {
-        EXPECT_EQ(text_of(field), allocgate::workloads::timestamp::format_naive(
-                                      o.last_modified, allocgate::workloads::timestamp::Layout::milliseconds));
+        EXPECT_EQ(text_of(field), allocgate::workloads::rfc3339::format_naive(
+                                      o.last_modified, allocgate::workloads::rfc3339::Layout::milliseconds));
       }
       if (name == "Size") {
         EXPECT_EQ(text_of(field), std::to_string(o.size));

@@ -9,18 +9,11 @@
 namespace allocgate::workloads {
 namespace {
 
-std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
-  if (variant == "naive") {
-    return make_text_case(xml_listing::make_listing(size), [](const auto& listing, std::string& xml) {
-      xml = xml_listing::render_naive(listing);
-    });
-  }
-  if (variant == "optimized") {  // the response buffer is reused across runs
-    return make_text_case(xml_listing::make_listing(size), [](const auto& listing, std::string& xml) {
-      if (!xml_listing::render(listing, xml)) throw std::logic_error("xml_listing: time out of range");
-    });
-  }
-  throw_unknown_variant("xml_listing", variant);
+void render_naive(const xml_listing::Listing& listing, std::string& xml) { xml = xml_listing::render_naive(listing); }
+
+// The response buffer is reused across runs.
+void render(const xml_listing::Listing& listing, std::string& xml) {
+  if (!xml_listing::render(listing, xml)) throw std::logic_error("xml_listing: time out of range");
 }
 
 }  // namespace
@@ -28,10 +21,10 @@ std::unique_ptr<Case> prepare(std::string_view variant, std::size_t size) {
 Workload xml_listing_workload() {
   return Workload{"xml_listing",
                   "S3 ListObjectsV2 XML response with escaped keys and millisecond LastModified",
-                  {"naive", "optimized"},
+                  {{"naive", &make_text_case<&xml_listing::make_listing, &render_naive>},
+                   {"optimized", &make_text_case<&xml_listing::make_listing, &render>}},
                   {10, 1000, 100000},
-                  1000,
-                  &prepare};
+                  1000};
 }
 
 }  // namespace allocgate::workloads

@@ -24,14 +24,15 @@
 #include <cstdint>
 #include <memory>
 
+#include "allocgate/report_keys.h"
 #include "allocgate/scope.h"
 
 namespace allocgate::benchmark {
 
 /// Counter names, as they appear in the console and in the JSON output.
-inline constexpr const char* kAllocsPerOp = "allocs/op";
-inline constexpr const char* kBytesPerOp = "bytes/op";
-inline constexpr const char* kPeakBytes = "peak_bytes";
+using keys::kAllocsPerOp;
+using keys::kBytesPerOp;
+using keys::kPeakBytes;
 
 /// Counts the allocations of the current thread from its construction to its
 /// end, and sets them on the state as counters: allocs/op and bytes/op are

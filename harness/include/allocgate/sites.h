@@ -10,24 +10,13 @@
 #include <string_view>
 #include <vector>
 
+#include "allocgate/site_frame.h"
+
 namespace allocgate {
 
 namespace detail {
 struct StackTable;
 }
-
-/// One frame: function (demangled, without its parameter list), source file
-/// and line. Inlined calls are frames of their own.
-struct SiteFrame {
-  std::string function;
-  std::string file;  ///< relative to the source root when under it; empty if unknown
-  unsigned line = 0;
-
-  friend bool operator==(const SiteFrame&, const SiteFrame&) = default;
-};
-
-/// "function (file:line)", or "function" when the file is unknown.
-std::string to_string(const SiteFrame& frame);
 
 /// A site: the innermost frame of an allocation's stack that is the program's
 /// own code (not the harness, not a system header), with what it allocated.
@@ -53,7 +42,7 @@ struct SiteProfile {
 
   /// Sites by bytes, most first.
   std::vector<Site> sites_by_bytes() const;
-  /// Up to n lines, "  1000  allocs   32000 B  render (workloads/x.cpp:42)".
+  /// Up to n lines, "  1000 allocs, 32000 B: render (workloads/x.cpp:42)".
   std::string top(std::size_t n, bool by_bytes = false) const;
 };
 
