@@ -1,21 +1,45 @@
-# Install and export: find_package(allocgate) then gives allocgate::harness,
-# allocgate::gtest, allocgate::benchmark, allocgate::benchmark_main,
-# allocgate::c_allocations and allocgate::block_headers.
+# Install and export. find_package(allocgate) gives allocgate::harness,
+# allocgate::block_headers and allocgate::c_allocations, which need nothing
+# but threads; each component adds its targets and finds its dependencies:
+#   find_package(allocgate REQUIRED COMPONENTS gtest benchmark)
+#   sites       allocgate::sites (libdw)
+#   gtest       allocgate::gtest (GoogleTest; brings sites)
+#   benchmark   allocgate::benchmark, allocgate::benchmark_main (Google Benchmark; brings sites)
+# The allocgate command goes to bin/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(ALLOCGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocgate)
 
-install(TARGETS allocgate_harness allocgate_gtest allocgate_benchmark allocgate_benchmark_main
-                allocgate_c_allocations
-                allocgate_block_headers
-  EXPORT allocgateTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/allocgate-objects
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT allocgateTargets NAMESPACE allocgate:: DESTINATION ${ALLOCGATE_CMAKE_DIR})
+# One export set per component, so that the package includes only the
+# targets, and looks only for the dependencies, that a consumer asked for.
+function(allocgate_install_export set)
+  install(TARGETS ${ARGN}
+    EXPORT allocgate${set}Targets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/allocgate-objects
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(EXPORT allocgate${set}Targets NAMESPACE allocgate:: DESTINATION ${ALLOCGATE_CMAKE_DIR})
+endfunction()
+
+allocgate_install_export(Harness allocgate_harness allocgate_c_allocations allocgate_block_headers)
+set(ALLOCGATE_COMPONENTS "")
+if(TARGET allocgate_sites)
+  allocgate_install_export(Sites allocgate_sites)
+  list(APPEND ALLOCGATE_COMPONENTS sites)
+endif()
+if(TARGET allocgate_gtest)
+  allocgate_install_export(Gtest allocgate_gtest)
+  list(APPEND ALLOCGATE_COMPONENTS gtest)
+endif()
+if(TARGET allocgate_benchmark)
+  allocgate_install_export(Benchmark allocgate_benchmark allocgate_benchmark_main)
+  list(APPEND ALLOCGATE_COMPONENTS benchmark)
+endif()
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+if(TARGET allocgate)
+  install(TARGETS allocgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/allocgateConfig.cmake.in
   ${PROJECT_BINARY_DIR}/allocgateConfig.cmake INSTALL_DESTINATION ${ALLOCGATE_CMAKE_DIR})
@@ -23,3 +47,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/allocgateConfigVersion.cm
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/allocgateConfig.cmake
   ${PROJECT_BINARY_DIR}/allocgateConfigVersion.cmake DESTINATION ${ALLOCGATE_CMAKE_DIR})
+
+include(AllocgatePackage)

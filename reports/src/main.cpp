@@ -13,6 +13,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "allocgate/toolchain.h"
 #include "bounds.h"
 #include "compare.h"
 #include "gate.h"
@@ -103,7 +104,8 @@ void write_output(const std::string& file, const std::string& text) {
 
 int main(int argc, char** argv) {
   CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
-  app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION);
+  // The toolchain key too: the section of a bounds file this build's counts belong to.
+  app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
   app.require_subcommand(1);
 
   CLI::App* list = app.add_subcommand("list", "List every case: workload/variant/size");

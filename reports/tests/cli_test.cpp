@@ -11,6 +11,8 @@
 #include <sstream>
 #include <string>
 
+#include "allocgate/toolchain.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -58,7 +60,7 @@ class Cli : public ::testing::Test {
 };
 
 TEST_F(Cli, VersionAndHelp) {
-  EXPECT_EQ(run(kAllocgate + " --version").output, "allocgate 0.1.0\n");
+  EXPECT_EQ(run(kAllocgate + " --version").output, std::string("allocgate 0.1.0 (") + allocgate::kToolchain + ")\n");
   const Result help = run(kAllocgate + " --help");
   EXPECT_EQ(help.code, 0);
   for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop"}) {

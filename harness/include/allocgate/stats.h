@@ -16,7 +16,12 @@ struct CAllocationStats {
   std::uint64_t deallocations = 0;  ///< blocks freed (a realloc that moved counts one)
   std::uint64_t bytes_allocated = 0;
 
-  friend bool operator==(const CAllocationStats&, const CAllocationStats&) = default;
+  // Spelled out: this header is C++17 (no defaulted comparisons).
+  friend bool operator==(const CAllocationStats& a, const CAllocationStats& b) {
+    return a.allocations == b.allocations && a.deallocations == b.deallocations &&
+           a.bytes_allocated == b.bytes_allocated;
+  }
+  friend bool operator!=(const CAllocationStats& a, const CAllocationStats& b) { return !(a == b); }
 };
 
 /// What was allocated through the global operator new/delete during a
@@ -57,7 +62,12 @@ struct AllocationStats {
   /// peak_live_bytes are exact.
   bool sizes_known() const noexcept { return unsized_deallocations == 0; }
 
-  friend bool operator==(const AllocationStats&, const AllocationStats&) = default;
+  friend bool operator==(const AllocationStats& a, const AllocationStats& b) {
+    return a.allocations == b.allocations && a.deallocations == b.deallocations &&
+           a.bytes_allocated == b.bytes_allocated && a.bytes_freed == b.bytes_freed && a.net_bytes == b.net_bytes &&
+           a.peak_live_bytes == b.peak_live_bytes && a.unsized_deallocations == b.unsized_deallocations && a.c == b.c;
+  }
+  friend bool operator!=(const AllocationStats& a, const AllocationStats& b) { return !(a == b); }
 };
 
 /// How the hook learns the size of a freed block; fixed for the process.

@@ -35,3 +35,27 @@ TEST(Consumer, FreedSizesAsTheLinkedLayoutPromises) {
   EXPECT_EQ(stats.bytes_freed, 400u);
 #endif
 }
+
+// Every public header at the consumer's standard (C++17 or C++20): the
+// assertions, the guards, failure injection and the symbolized sites.
+TEST(Consumer, EveryPartOfTheApi) {
+  std::string reused(100, 'r');
+  EXPECT_NO_ALLOCATIONS(reused.assign(50, 'x'));
+  EXPECT_ALLOCATED_BYTES_LE(std::string s(200, 'b'); asm volatile("" : : "g"(s.data()) : "memory"), 201);
+  {
+    allocgate::ForbidAllocations forbid;
+    reused[0] = 'y';
+  }
+  {
+    allocgate::InjectAllocationFailure fail(0);
+    EXPECT_THROW(std::string(100, 'f'), std::bad_alloc);
+  }
+  allocgate::CaptureSites capture;
+  std::string captured(300, 'c');
+  asm volatile("" : : "g"(captured.data()) : "memory");
+  capture.stop();
+  const allocgate::SiteProfile profile = capture.profile();
+  ASSERT_EQ(profile.allocations, 1u);
+  ASSERT_FALSE(profile.sites.empty());
+  EXPECT_NE(profile.sites[0].where.file.find("consumer_test.cpp"), std::string::npos) << profile.top(3);
+}

@@ -1,4 +1,5 @@
-// Call-site capture and its symbolization with libdw.
+// CaptureSites::profile and SiteProfile (allocgate::sites): the captured
+// stacks symbolized through libdw, inlined calls included.
 
 #include "allocgate/sites.h"
 
@@ -6,14 +7,12 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <execinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <new>
 #include <sstream>
 #include <unordered_map>
 
@@ -21,46 +20,6 @@
 #include "thread_state.h"
 
 namespace allocgate {
-
-// --- capture ----------------------------------------------------------------
-
-CaptureSites::CaptureSites(std::size_t max_stacks) {
-  PauseCounting pause;  // the table is the harness's, not the code's
-  table_ = std::make_unique<detail::StackTable>();
-  std::size_t capacity = 16;
-  while (capacity < max_stacks) capacity *= 2;
-  storage_.resize(capacity * sizeof(detail::CapturedStack));
-  table_->slots = new (storage_.data()) detail::CapturedStack[capacity]();
-  table_->capacity = capacity;
-  // glibc loads its unwinder on the first backtrace(), allocating as it does:
-  // do that here, not inside the hook.
-  void* warm[2];
-  backtrace(warm, 2);
-  detail::ThreadState& t = detail::thread_state();
-  outer_ = t.capture;
-  t.capture = table_.get();
-  t.refresh_mode();
-  active_ = true;
-}
-
-CaptureSites::~CaptureSites() {
-  stop();
-  // Freed as it was allocated, paused: without block headers the hook cannot
-  // tell that these blocks were never counted.
-  PauseCounting pause;
-  table_.reset();
-  std::vector<unsigned char>().swap(storage_);
-}
-
-void CaptureSites::stop() noexcept {
-  if (!active_) return;
-  active_ = false;
-  detail::ThreadState& t = detail::thread_state();
-  t.capture = outer_;
-  t.refresh_mode();
-}
-
-// --- symbolization ----------------------------------------------------------
 
 namespace {
 

@@ -1,0 +1,51 @@
+// CaptureSites: recording the stacks (the hook does, into the table reserved
+// here). Symbolizing them is symbolize.cpp's, in allocgate::sites, so that the
+// harness itself needs no libdw.
+
+#include <execinfo.h>
+
+#include <new>
+
+#include "allocgate/guards.h"
+#include "allocgate/sites.h"
+#include "thread_state.h"
+
+namespace allocgate {
+
+CaptureSites::CaptureSites(std::size_t max_stacks) {
+  PauseCounting pause;  // the table is the harness's, not the code's
+  table_ = std::make_unique<detail::StackTable>();
+  std::size_t capacity = 16;
+  while (capacity < max_stacks) capacity *= 2;
+  storage_.resize(capacity * sizeof(detail::CapturedStack));
+  table_->slots = new (storage_.data()) detail::CapturedStack[capacity]();
+  table_->capacity = capacity;
+  // glibc loads its unwinder on the first backtrace(), allocating as it does:
+  // do that here, not inside the hook.
+  void* warm[2];
+  backtrace(warm, 2);
+  detail::ThreadState& t = detail::thread_state();
+  outer_ = t.capture;
+  t.capture = table_.get();
+  t.refresh_mode();
+  active_ = true;
+}
+
+CaptureSites::~CaptureSites() {
+  stop();
+  // Freed as it was allocated, paused: without block headers the hook cannot
+  // tell that these blocks were never counted.
+  PauseCounting pause;
+  table_.reset();
+  std::vector<unsigned char>().swap(storage_);
+}
+
+void CaptureSites::stop() noexcept {
+  if (!active_) return;
+  active_ = false;
+  detail::ThreadState& t = detail::thread_state();
+  t.capture = outer_;
+  t.refresh_mode();
+}
+
+}  // namespace allocgate
