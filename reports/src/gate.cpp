@@ -14,9 +14,11 @@ namespace {
 const char* label(Status status) {
   switch (status) {
     case Status::regression: return "REGRESSION";
+    case Status::errored: return "ERROR";
     case Status::unmeasured: return "unmeasured";
     case Status::unbounded: return "no bound";
     case Status::missing: return "no case";
+    case Status::skipped: return "skipped";
     case Status::improved: return "improved";
     case Status::ok: return "ok";
   }
@@ -80,8 +82,9 @@ std::size_t GateResult::count(Status status) const {
 }
 
 bool GateResult::failed(bool strict) const {
-  if (count(Status::regression) > 0) return true;
-  return strict && (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing)) > 0;
+  if (count(Status::regression) + count(Status::errored) > 0) return true;
+  return strict &&
+         (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing) + count(Status::skipped)) > 0;
 }
 
 GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::string& toolchain,
@@ -104,8 +107,18 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
       result.rows.push_back(judge(c.name, bound->second, c));
     }
   }
+  for (const NotRun& n : report.not_run) {
+    const auto bound = section->second.find(n.name);
+    GateRow row{n.name, n.errored ? Status::errored : Status::skipped, std::nullopt, std::nullopt,
+                std::string(n.errored ? "the benchmark reported an error" : "the benchmark was skipped") +
+                    (n.message.empty() ? "" : ": " + n.message)};
+    if (bound != section->second.end()) row.bound = bound->second;
+    result.rows.push_back(std::move(row));
+  }
   for (const auto& [name, bound] : section->second) {
-    if (report.find(name) == nullptr) {
+    const bool not_run = std::any_of(report.not_run.begin(), report.not_run.end(),
+                                     [&](const NotRun& n) { return n.name == name; });
+    if (report.find(name) == nullptr && !not_run) {
       result.rows.push_back({name, Status::missing, bound, std::nullopt, "bounded, but not in the report"});
     }
   }
@@ -118,10 +131,13 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
 namespace {
 
 void print_summary(std::ostream& out, const GateResult& r) {
-  out << r.count(Status::regression) << " regression(s), " << r.count(Status::improved) << " improved, "
+  out << r.count(Status::regression) << " regression(s), ";
+  if (r.count(Status::errored) > 0) out << r.count(Status::errored) << " errored, ";
+  out << r.count(Status::improved) << " improved, "
       << r.count(Status::ok) << " ok; " << r.count(Status::unbounded) << " case(s) without a bound, "
       << r.count(Status::missing) << " bound(s) without a case";
   if (r.count(Status::unmeasured) > 0) out << ", " << r.count(Status::unmeasured) << " unmeasured";
+  if (r.count(Status::skipped) > 0) out << ", " << r.count(Status::skipped) << " skipped";
   out << " [" << r.toolchain << "]\n";
 }
 
@@ -132,6 +148,9 @@ namespace {
 // Where a regressed case's allocations come from, when the report has sites.
 constexpr std::size_t kSitesShown = 3;
 
+// Rows that fail the gate whatever --strict says, printed ahead of the table.
+bool fails(const GateRow& row) { return row.status == Status::regression || row.status == Status::errored; }
+
 std::string site_line(const SiteSummary& site) {
   return exact(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
 }
@@ -140,9 +159,9 @@ std::string site_line(const SiteSummary& site) {
 
 void print_text(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
-    if (row.status != Status::regression) continue;
-    out << "REGRESSION " << row.name << ": " << row.detail << "\n";
-    for (std::size_t i = 0; i < row.measured->sites.size() && i < kSitesShown; ++i) {
+    if (!fails(row)) continue;
+    out << label(row.status) << " " << row.name << ": " << row.detail << "\n";
+    for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
       out << "    " << site_line(row.measured->sites[i]) << "\n";
     }
   }
@@ -161,12 +180,12 @@ void print_text(std::ostream& out, const GateResult& result) {
 }
 
 void print_markdown(std::ostream& out, const GateResult& result) {
-  const bool failed = result.count(Status::regression) > 0;
+  const bool failed = result.failed(false);
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
   for (const GateRow& row : result.rows) {
-    if (row.status != Status::regression) continue;
+    if (!fails(row)) continue;
     out << "- **" << row.name << "**: " << row.detail << "\n";
-    for (std::size_t i = 0; i < row.measured->sites.size() && i < kSitesShown; ++i) {
+    for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
       out << "  - " << site_line(row.measured->sites[i]) << "\n";
     }
   }
@@ -175,7 +194,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     const RowCells c = cells_of(row);
     out << "| `" << row.name << "` | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
-        << " | " << (row.status == Status::regression ? "**REGRESSION**" : label(row.status)) << " |\n";
+        << " | " << (fails(row) ? "**" + std::string(label(row.status)) + "**" : label(row.status)) << " |\n";
   }
   out << "\n";
   print_summary(out, result);
@@ -183,15 +202,17 @@ void print_markdown(std::ostream& out, const GateResult& result) {
 
 void print_github_annotations(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
-    if (row.status != Status::regression) continue;
+    if (!fails(row)) continue;
     out << "::error ";
     // Point the annotation at the line that allocates most, when known.
-    if (!row.measured->sites.empty() && !row.measured->sites[0].where.file.empty()) {
+    const bool has_site = row.measured && !row.measured->sites.empty();
+    if (has_site && !row.measured->sites[0].where.file.empty()) {
       const SiteFrame& where = row.measured->sites[0].where;
       out << "file=" << where.file << ",line=" << where.line << ",";
     }
-    out << "title=allocation regression::" << row.name << ": " << row.detail;
-    if (!row.measured->sites.empty()) out << "; top site: " << site_line(row.measured->sites[0]);
+    out << "title=" << (row.status == Status::errored ? "benchmark error" : "allocation regression") << "::"
+        << row.name << ": " << row.detail;
+    if (has_site) out << "; top site: " << site_line(row.measured->sites[0]);
     out << "\n";
   }
 }

@@ -17,9 +17,11 @@ namespace allocgate::reports {
 
 enum class Status {
   regression,  ///< above its bound
+  errored,     ///< the benchmark reported an error: no figures, and a failure
   unmeasured,  ///< bytes are bounded but the report has no bytes figure
   unbounded,   ///< a case with no bound
   missing,     ///< a bound with no case in the report
+  skipped,     ///< the benchmark was skipped: no figures
   improved,    ///< below its bound: tighten it with --update
   ok,
 };
@@ -38,7 +40,8 @@ struct GateResult {
   std::string toolchain;
   std::vector<GateRow> rows;  // regressions first, then by status, then by name
   std::size_t count(Status status) const;
-  /// A regression fails; with strict, so does any case or bound left unmatched.
+  /// A regression or an errored benchmark fails; with strict, so does any
+  /// case or bound left unmatched, unmeasured or skipped.
   bool failed(bool strict) const;
 };
 

@@ -42,9 +42,16 @@ std::string report_toolchain(const Report& report, const std::string& override_k
   return key;
 }
 
+// Says on stderr which runs of a Google Benchmark JSON the figures came from.
+Report read_report_saying_source(const std::string& file) {
+  Report report = read_report(file);
+  if (!report.source_summary.empty()) std::cerr << "allocgate: " << file << ": " << report.source_summary << "\n";
+  return report;
+}
+
 int diff(const std::string& bounds_file, const std::string& report_file, const std::string& toolchain_override,
          bool markdown, bool strict, bool update, bool allow_loosen) {
-  const Report report = read_report(report_file);
+  const Report report = read_report_saying_source(report_file);
   const std::string toolchain = report_toolchain(report, toolchain_override, report_file);
   if (update) {
     BoundsFile bounds = std::filesystem::exists(bounds_file) ? read_bounds(bounds_file) : BoundsFile{};
@@ -209,12 +216,12 @@ int main(int argc, char** argv) {
     }
     if (*diff_cmd) return diff(bounds_file, diff_report, toolchain, markdown, strict, update, allow_loosen);
     if (*compare) {
-      print_comparison(std::cout, compare_reports(read_report(base_file), read_report(head_file)), compare_markdown);
+      print_comparison(std::cout, compare_reports(read_report_saying_source(base_file), read_report_saying_source(head_file)), compare_markdown);
       return 0;
     }
     if (*table) {
       std::ostringstream text;
-      const Report report = read_report(table_report);
+      const Report report = read_report_saying_source(table_report);
       if (html) {
         print_html(text, report);
       } else {

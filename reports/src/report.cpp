@@ -155,44 +155,115 @@ double to_ns(double value, const std::string& unit, const Reader& r) {
   r.fail("unknown time_unit '" + unit + "'");
 }
 
+// The entries of one benchmark in a Google Benchmark JSON: its iteration runs
+// (one per repetition), its aggregates (mean, median, stddev, cv) and whether
+// it errored or was skipped.
+struct BenchmarkEntries {
+  std::vector<std::pair<const nlohmann::json*, std::size_t>> iterations, aggregates;
+  std::optional<NotRun> not_run;
+};
+
+// One case from the iteration runs: the largest allocation figures any
+// repetition saw (the gate errs towards failing), times over the repetitions.
+CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, const std::string& source) {
+  CaseResult c;
+  c.name = name;
+  std::vector<double> real_ns, cpu_ns;
+  for (const auto& [entry, i] : b.iterations) {
+    const Reader r(source, *entry, i);
+    c.allocs_per_op = std::max(c.allocs_per_op, *r.figure(k::kAllocsPerOp));
+    if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
+    if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
+    if (const auto n = r.figure(k::kIterations)) c.iterations = c.iterations.value_or(0) + static_cast<std::int64_t>(*n);
+    const std::string unit = r.text(k::kTimeUnit);
+    real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
+    cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
+  }
+  set_times(c, std::move(real_ns), std::move(cpu_ns));
+  return c;
+}
+
+// One case from the aggregates (--benchmark_report_aggregates_only): the
+// figures of the mean, the times of the median. No minimum or maximum.
+std::optional<CaseResult> from_mean_aggregate(const std::string& name, const BenchmarkEntries& b,
+                                              const std::string& source) {
+  std::optional<CaseResult> c;
+  for (const auto& [entry, i] : b.aggregates) {
+    const Reader r(source, *entry, i);
+    const std::string aggregate = r.text(k::kAggregateName);
+    if (aggregate == "mean") {
+      const auto allocs = r.figure(k::kAllocsPerOp);
+      if (!allocs) return std::nullopt;
+      if (!c) c.emplace();
+      c->name = name;
+      c->allocs_per_op = *allocs;
+      c->bytes_per_op = r.figure(k::kBytesPerOp);
+      c->peak_bytes = r.figure(k::kPeakBytes);
+    } else if (aggregate == "median") {
+      if (!c) c.emplace();
+      const std::string unit = r.text(k::kTimeUnit);
+      if (const auto t = r.figure(k::kRealTime)) c->ns_median = to_ns(*t, unit, r);
+      if (const auto t = r.figure(k::kCpuTime)) c->cpu_ns_median = to_ns(*t, unit, r);
+    }
+  }
+  if (c && c->name.empty()) return std::nullopt;  // a median without a counted mean
+  return c;
+}
+
 Report read_google_benchmark(const nlohmann::json& json, const std::string& source) {
-  // Repetitions repeat a name; allocation figures are per name, times are
-  // summarised over the repetitions.
-  std::map<std::string, std::vector<double>> real_ns, cpu_ns;
-  std::vector<CaseResult> order;
-  std::map<std::string, std::size_t> index;
+  // Group the entries by benchmark (run_name: the name without an aggregate's
+  // suffix), in the order they first appear.
+  std::vector<std::string> order;
+  std::map<std::string, BenchmarkEntries> benchmarks;
   const auto& entries = json.at("benchmarks");
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& entry = entries[i];
     if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
     const Reader r(source, entry, i);
-    if (r.text(k::kRunType) == "aggregate") continue;
-    if (const auto e = entry.find(k::kErrorOccurred); e != entry.end() && (!e->is_boolean() || e->get<bool>())) {
-      r.fail(r.name() + ": the benchmark reported an error");
+    std::string name = r.text(k::kRunName);
+    if (name.empty()) name = r.name();
+    const auto [it, inserted] = benchmarks.try_emplace(name);
+    if (inserted) order.push_back(name);
+    BenchmarkEntries& b = it->second;
+    const auto error = entry.find(k::kErrorOccurred);
+    if (error != entry.end() && !error->is_boolean()) r.fail(name + ": error_occurred is not true or false");
+    const bool errored = error != entry.end() && error->get<bool>();
+    // Google Benchmark 1.8 writes a message with error_occurred false for a skipped benchmark.
+    const std::string message = r.text(k::kErrorMessage);
+    if (errored || !message.empty()) {
+      b.not_run = NotRun{name, errored, message};
+    } else if (r.text(k::kRunType) == "aggregate") {
+      b.aggregates.emplace_back(&entry, i);
+    } else if (r.figure(k::kAllocsPerOp)) {
+      b.iterations.emplace_back(&entry, i);
     }
-    const std::string name = r.name();
-    const auto allocs = r.figure(k::kAllocsPerOp);
-    if (!allocs) continue;  // not counted: listed by the gate as unknown, not as 0
-    const std::string unit = r.text(k::kTimeUnit);
-    real_ns[name].push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
-    cpu_ns[name].push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
-    const auto [it, inserted] = index.try_emplace(name, order.size());
-    if (inserted) {
-      CaseResult c;
-      c.name = name;
-      order.push_back(c);
-    }
-    CaseResult& c = order[it->second];
-    // Keep the largest figures any repetition saw: the gate errs towards failing.
-    c.allocs_per_op = std::max(c.allocs_per_op, *allocs);
-    if (const auto b = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *b);
-    if (const auto p = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *p);
-    if (const auto n = r.figure(k::kIterations)) c.iterations = c.iterations.value_or(0) + static_cast<std::int64_t>(*n);
   }
-  for (CaseResult& c : order) set_times(c, std::move(real_ns[c.name]), std::move(cpu_ns[c.name]));
+
   Report report;
   report.context = json.value("context", nlohmann::json::object());
-  report.cases = std::move(order);
+  std::size_t from_iteration_runs = 0, from_means = 0;
+  for (const std::string& name : order) {
+    const BenchmarkEntries& b = benchmarks[name];
+    if (b.not_run) {
+      report.not_run.push_back(*b.not_run);
+    } else if (!b.iterations.empty()) {
+      report.cases.push_back(from_iterations(name, b, source));
+      ++from_iteration_runs;
+    } else if (auto c = from_mean_aggregate(name, b, source)) {
+      report.cases.push_back(std::move(*c));
+      ++from_means;
+    }
+    // Otherwise not counted: the gate lists a bound on it as without a case, not as 0.
+  }
+  report.source_summary = std::to_string(from_iteration_runs) + " benchmark(s) from their iteration runs";
+  if (from_means > 0) {
+    report.source_summary += ", " + std::to_string(from_means) + " from their mean aggregate (aggregates only)";
+  }
+  const auto errored = std::count_if(report.not_run.begin(), report.not_run.end(), [](const NotRun& n) { return n.errored; });
+  if (errored > 0) report.source_summary += "; " + std::to_string(errored) + " errored";
+  if (report.not_run.size() > static_cast<std::size_t>(errored)) {
+    report.source_summary += "; " + std::to_string(report.not_run.size() - errored) + " skipped";
+  }
   return report;
 }
 
@@ -225,7 +296,7 @@ Report read_any(const nlohmann::json& json, const std::string& source) {
   } else {
     report = read_google_benchmark(json, source);
   }
-  if (report.cases.empty()) {
+  if (report.cases.empty() && report.not_run.empty()) {
     throw InputError(source + (ours ? ": the report has no cases"
                                     : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
   }

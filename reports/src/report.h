@@ -56,9 +56,22 @@ struct CaseResult {
   std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
 };
 
+/// A benchmark of a Google Benchmark JSON that has no figures because it did
+/// not run to the end: it errored (SkipWithError) or was skipped.
+struct NotRun {
+  std::string name;
+  bool errored = false;
+  std::string message;
+};
+
 struct Report {
   nlohmann::json context = nlohmann::json::object();
   std::vector<CaseResult> cases;
+  std::vector<NotRun> not_run;
+  /// For a Google Benchmark JSON, which runs the figures came from, e.g.
+  /// "4 benchmark(s) from their iteration runs, 1 from its mean aggregate
+  /// (aggregates only); 1 errored"; empty for allocgate's own reports.
+  std::string source_summary;
 
   /// The key its bounds are kept under (context.allocgate_toolchain); empty
   /// when the report does not say.

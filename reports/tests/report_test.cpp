@@ -117,4 +117,21 @@ TEST(ReadReport, RefusesShapesThatAreNotReports) {
   }
 }
 
+// Google Benchmark 1.8 marks a benchmark skipped with SkipWithMessage by an
+// error_message beside error_occurred false; such a benchmark has no figures.
+TEST(ReadReport, ASkippedBenchmarkIsNotRunNotAnError) {
+  const Report r = report_from_json(nlohmann::json::parse(R"({"benchmarks": [
+      {"name": "BM_A", "run_name": "BM_A", "run_type": "iteration", "iterations": 5, "real_time": 10,
+       "cpu_time": 10, "time_unit": "ns", "allocs/op": 2},
+      {"name": "BM_B", "run_name": "BM_B", "run_type": "iteration", "iterations": 0, "real_time": 0,
+       "cpu_time": 0, "time_unit": "ns", "error_occurred": false, "error_message": "no GPU"}]})"),
+                                    "t.json");
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].allocs_per_op, 2);
+  ASSERT_EQ(r.not_run.size(), 1u);
+  EXPECT_FALSE(r.not_run[0].errored);
+  EXPECT_EQ(r.not_run[0].message, "no GPU");
+  EXPECT_EQ(r.source_summary, "1 benchmark(s) from their iteration runs; 1 skipped");
+}
+
 }  // namespace

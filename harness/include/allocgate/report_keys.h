@@ -46,6 +46,7 @@ inline constexpr const char* kRunName = "run_name";
 inline constexpr const char* kRunType = "run_type";  ///< "iteration" or "aggregate"
 inline constexpr const char* kAggregateName = "aggregate_name";
 inline constexpr const char* kErrorOccurred = "error_occurred";
+inline constexpr const char* kErrorMessage = "error_message";
 inline constexpr const char* kIterations = "iterations";
 inline constexpr const char* kRealTime = "real_time";  ///< in allocgate's reports: the median
 inline constexpr const char* kCpuTime = "cpu_time";    ///< likewise

@@ -1,0 +1,122 @@
+// The readers on Google Benchmark's JSON in each shape it takes, written by a
+// real benchmark binary (gbench_shapes_bench.cpp) with this machine's Google
+// Benchmark: plain, repetitions, aggregates only, threads, manual time, a rate
+// counter, an error, a benchmark without allocgate's counters.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "json_file.h"
+#include "report.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using allocgate::reports::Report;
+
+struct Result {
+  int code = -1;
+  std::string output;
+};
+
+Result run(const std::string& command) {
+  Result result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+// What each counted benchmark allocates per iteration, by construction.
+const std::map<std::string, double> kAllocsPerOp{
+    {"BM_Two/iterations:50", 2},
+    {"BM_OnePerThread/iterations:20/threads:2", 1},  // per iteration of each thread
+    {"BM_ManualTime/iterations:10/manual_time", 3},
+    {"BM_WithRate/iterations:10", 4},
+};
+
+class GoogleBenchmarkShapes : public ::testing::TestWithParam<std::string> {
+ protected:
+  // The binary's JSON with these flags.
+  std::string write_json(const std::string& flags) {
+    // A folder per test: ctest runs them in parallel.
+    std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name();
+    test += std::string(".") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '_');
+    const fs::path dir = fs::temp_directory_path() / ("allocgate-gbench-shapes-" + test);
+    fs::create_directories(dir);
+    const std::string file = (dir / (std::to_string(std::hash<std::string>{}(flags)) + ".json")).string();
+    const Result r = run(std::string(ALLOCGATE_SHAPES_BENCH) + " " + flags + " --benchmark_out=" + file +
+                         " --benchmark_out_format=json");
+    EXPECT_EQ(r.code, 0) << r.output;
+    return file;
+  }
+};
+
+TEST_P(GoogleBenchmarkShapes, EveryCountedBenchmarkHasItsExactFigures) {
+  const std::string file = write_json(GetParam());
+  const Report report = allocgate::reports::read_report(file);
+  ASSERT_EQ(report.cases.size(), kAllocsPerOp.size()) << report.source_summary;
+  for (const auto& c : report.cases) {
+    ASSERT_TRUE(kAllocsPerOp.count(c.name)) << c.name;
+    EXPECT_EQ(c.allocs_per_op, kAllocsPerOp.at(c.name)) << c.name;
+    EXPECT_EQ(c.bytes_per_op.value_or(-1), 65 * kAllocsPerOp.at(c.name)) << c.name;  // 64 characters and a NUL
+    EXPECT_TRUE(c.ns_median.has_value()) << c.name;
+  }
+  ASSERT_EQ(report.not_run.size(), 1u);
+  EXPECT_EQ(report.not_run[0].name, "BM_Errors");
+  EXPECT_TRUE(report.not_run[0].errored);
+  EXPECT_EQ(report.not_run[0].message, "no input file");
+  EXPECT_EQ(report.find("BM_Uncounted/iterations:10"), nullptr);  // no counters: not a case, not 0
+
+  const bool aggregates_only = GetParam().find("report_aggregates_only") != std::string::npos;
+  EXPECT_EQ(report.source_summary,
+            aggregates_only ? "0 benchmark(s) from their iteration runs, 4 from their mean aggregate (aggregates only); "
+                              "1 errored"
+                            : "4 benchmark(s) from their iteration runs; 1 errored");
+}
+
+// The command says what it used, fails the gate on the error, and reads the
+// same figures from every shape: bounds recorded from one shape hold for all.
+TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
+  const std::string plain = write_json("");
+  const std::string file = write_json(GetParam());
+  const std::string bounds = file + ".bounds.json";
+  fs::remove(bounds);
+  const std::string allocgate = ALLOCGATE_BIN;
+  ASSERT_EQ(run(allocgate + " diff --update --bounds " + bounds + " " + plain).code, 0);
+  const Result gate = run(allocgate + " diff --bounds " + bounds + " " + file);
+  EXPECT_EQ(gate.code, 1) << gate.output;  // BM_Errors errored
+  EXPECT_NE(gate.output.find("ERROR BM_Errors: the benchmark reported an error: no input file\n"), std::string::npos)
+      << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s), 1 errored, 0 improved, 4 ok"), std::string::npos) << gate.output;
+  EXPECT_NE(gate.output.find("allocgate: " + file + ": "), std::string::npos) << gate.output;
+  const Result cmp = run(allocgate + " compare " + plain + " " + file);
+  EXPECT_EQ(cmp.code, 0) << cmp.output;
+  EXPECT_NE(cmp.output.find("BM_Two/iterations:50"), std::string::npos) << cmp.output;
+  const Result table = run(allocgate + " table " + file);
+  EXPECT_EQ(table.code, 0) << table.output;
+  EXPECT_NE(table.output.find("BM_ManualTime/iterations:10/manual_time"), std::string::npos) << table.output;
+}
+
+std::string shape_name(const ::testing::TestParamInfo<std::string>& info) {
+  static const char* const kNames[] = {"Plain", "Repetitions", "AggregatesOnly", "DisplayAggregatesOnly"};
+  return kNames[info.index];
+}
+
+INSTANTIATE_TEST_SUITE_P(Flags, GoogleBenchmarkShapes,
+                         ::testing::Values("", "--benchmark_repetitions=3",
+                                           "--benchmark_repetitions=3 --benchmark_report_aggregates_only=true",
+                                           "--benchmark_repetitions=3 --benchmark_display_aggregates_only=true"),
+                         shape_name);
+
+}  // namespace
