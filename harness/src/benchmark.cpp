@@ -12,14 +12,25 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/toolchain.h"
+#include "benchmark_sites.h"
 
 namespace allocgate::benchmark {
 
-CountAllocations::CountAllocations(::benchmark::State& state) : state_(state) {}
+CountAllocations::CountAllocations(::benchmark::State& state) : state_(state) {
+  if (detail::sites_options().enabled) {
+    PauseCounting pause;  // the capture's own object is not the benchmark's
+    sites_ = std::make_unique<CaptureSites>(4096);
+  }
+}
 
 CountAllocations::~CountAllocations() {
   const AllocationStats stats = scope_.stats();
   PauseCounting pause;  // the counters map allocates its nodes
+  if (sites_) {
+    sites_->stop();
+    detail::add_capture(*sites_, static_cast<std::int64_t>(state_.iterations()));
+    sites_.reset();
+  }
   using ::benchmark::Counter;
   state_.counters[kAllocsPerOp] = Counter(static_cast<double>(stats.allocations), Counter::kAvgIterations);
   state_.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
@@ -110,6 +121,8 @@ class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
   bool ReportContext(const Context& context) override { return inner_.ReportContext(context); }
 
   void ReportRuns(const std::vector<Run>& runs) override {
+    // Every run here is of one benchmark: the captures since the last report are its.
+    if (!runs.empty()) detail::attribute_captures(runs.front().run_name.str());
     for (const Run& run : runs) {
       if (run.run_type == Run::RT_Iteration && !run.error_occurred &&
           run.counters.find(kAllocsPerOp) == run.counters.end()) {
@@ -141,6 +154,7 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
 }
 
 int run_benchmarks_main(int argc, char** argv) {
+  if (!detail::take_sites_flags(argc, argv, std::cerr)) return 1;
   ::benchmark::Initialize(&argc, argv);
   if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   try {
@@ -159,6 +173,14 @@ int run_benchmarks_main(int argc, char** argv) {
   MissingCountersCheck checked(*display);
   ::benchmark::RunSpecifiedBenchmarks(&checked);
   ::benchmark::Shutdown();
+  if (detail::sites_options().enabled) {
+    try {
+      detail::write_sites(std::cout);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: --allocgate_sites: " << e.what() << '\n';
+      return 1;
+    }
+  }
   return 0;
 }
 

@@ -239,6 +239,15 @@ bool is_harness(const SiteFrame& f) {
 // libraries without line information.
 bool is_system(const SiteFrame& f) { return f.file.empty() || f.file.rfind("/usr/", 0) == 0; }
 
+// Most allocations first; sites of equal count by bytes.
+void sort_by_count(SiteProfile& profile) {
+  std::stable_sort(profile.sites.begin(), profile.sites.end(), [](const Site& a, const Site& b) {
+    return a.count != b.count ? a.count > b.count : a.bytes > b.bytes;
+  });
+  std::stable_sort(profile.stacks.begin(), profile.stacks.end(),
+                   [](const StackSample& a, const StackSample& b) { return a.count > b.count; });
+}
+
 }  // namespace
 
 SiteProfile CaptureSites::profile(std::string_view source_root) const {
@@ -269,12 +278,35 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     profile.allocations += captured.count;
     profile.bytes += captured.bytes;
   }
-  std::stable_sort(profile.sites.begin(), profile.sites.end(), [](const Site& a, const Site& b) {
-    return a.count != b.count ? a.count > b.count : a.bytes > b.bytes;
-  });
-  std::stable_sort(profile.stacks.begin(), profile.stacks.end(),
-                   [](const StackSample& a, const StackSample& b) { return a.count > b.count; });
+  sort_by_count(profile);
   return profile;
+}
+
+void SiteProfile::merge(const SiteProfile& other) {
+  PauseCounting pause;
+  allocations += other.allocations;
+  bytes += other.bytes;
+  dropped += other.dropped;
+  for (const Site& site : other.sites) {
+    const auto it = std::find_if(sites.begin(), sites.end(), [&](const Site& s) { return s.where == site.where; });
+    if (it == sites.end()) {
+      sites.push_back(site);
+    } else {
+      it->count += site.count;
+      it->bytes += site.bytes;
+    }
+  }
+  for (const StackSample& stack : other.stacks) {
+    const auto it = std::find_if(stacks.begin(), stacks.end(),
+                                 [&](const StackSample& s) { return s.frames == stack.frames; });
+    if (it == stacks.end()) {
+      stacks.push_back(stack);
+    } else {
+      it->count += stack.count;
+      it->bytes += stack.bytes;
+    }
+  }
+  sort_by_count(*this);
 }
 
 std::vector<Site> SiteProfile::sites_by_bytes() const {

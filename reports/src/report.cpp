@@ -79,29 +79,9 @@ class Reader {
   std::size_t index_;
 };
 
-// An allocgate report: one entry per case, every field ours.
-CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
-  CaseResult c;
-  c.name = r.name();
-  c.workload = r.text(k::kWorkload);
-  c.variant = r.text(k::kVariant);
-  c.size = static_cast<std::uint64_t>(r.figure(k::kSize).value_or(0));
-  const auto allocs = r.figure(k::kAllocsPerOpField);
-  if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
-  c.allocs_per_op = *allocs;
-  c.bytes_per_op = r.figure(k::kBytesPerOpField);
-  c.peak_bytes = r.figure(k::kPeakBytes);
-  c.ns_median = r.figure(k::kRealTime);
-  c.cpu_ns_median = r.figure(k::kCpuTime);
-  c.ns_min = r.figure(k::kNsPerOpMin);
-  c.ns_max = r.figure(k::kNsPerOpMax);
-  if (const auto iterations = r.figure(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
-  c.output_sha256 = r.text(k::kOutputSha256);
-  if (const auto it = entry.find(k::kEqualToReference); it != entry.end() && !it->is_null()) {
-    if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
-    c.equal_to_reference = it->get<bool>();
-  }
-  // A site's fields: checked like every figure, named after the case.
+// A case's sites and stacks (`run --sites`, `--allocgate_sites`), checked like
+// every figure, named after the case.
+void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
   const auto number = [&](const nlohmann::json& object, const char* key) {
     const auto value = object.find(key);
     if (value == object.end()) return 0.0;
@@ -144,6 +124,31 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
       c.stacks.push_back(std::move(summary));
     }
   }
+}
+
+// An allocgate report: one entry per case, every field ours.
+CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
+  CaseResult c;
+  c.name = r.name();
+  c.workload = r.text(k::kWorkload);
+  c.variant = r.text(k::kVariant);
+  c.size = static_cast<std::uint64_t>(r.figure(k::kSize).value_or(0));
+  const auto allocs = r.figure(k::kAllocsPerOpField);
+  if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
+  c.allocs_per_op = *allocs;
+  c.bytes_per_op = r.figure(k::kBytesPerOpField);
+  c.peak_bytes = r.figure(k::kPeakBytes);
+  c.ns_median = r.figure(k::kRealTime);
+  c.cpu_ns_median = r.figure(k::kCpuTime);
+  c.ns_min = r.figure(k::kNsPerOpMin);
+  c.ns_max = r.figure(k::kNsPerOpMax);
+  if (const auto iterations = r.figure(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
+  c.output_sha256 = r.text(k::kOutputSha256);
+  if (const auto it = entry.find(k::kEqualToReference); it != entry.end() && !it->is_null()) {
+    if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
+    c.equal_to_reference = it->get<bool>();
+  }
+  read_sites(r, entry, c);
   return c;
 }
 
@@ -175,6 +180,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
     if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
     if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
     if (const auto n = r.figure(k::kIterations)) c.iterations = c.iterations.value_or(0) + static_cast<std::int64_t>(*n);
+    if (c.sites.empty()) read_sites(r, *entry, c);  // --allocgate_sites writes them into every repetition
     const std::string unit = r.text(k::kTimeUnit);
     real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
     cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
@@ -199,6 +205,7 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
       c->allocs_per_op = *allocs;
       c->bytes_per_op = r.figure(k::kBytesPerOp);
       c->peak_bytes = r.figure(k::kPeakBytes);
+      read_sites(r, *entry, *c);
     } else if (aggregate == "median") {
       if (!c) c.emplace();
       const std::string unit = r.text(k::kTimeUnit);

@@ -82,16 +82,15 @@ SiteProfile capture_one_operation(workloads::Case& c) {
 // with function names only and their innermost frames: enough to draw, small
 // enough to keep for every case.
 void summarise_sites(const SiteProfile& profile, CaseResult& result) {
-  constexpr std::size_t kSites = 5, kStacks = 12, kFrames = 14;
-  for (std::size_t i = 0; i < profile.sites.size() && i < kSites; ++i) {
+  for (std::size_t i = 0; i < profile.sites.size() && i < kReportedSites; ++i) {
     const Site& site = profile.sites[i];
     result.sites.push_back(
         SiteSummary{site.where, static_cast<double>(site.count), static_cast<double>(site.bytes)});
   }
-  for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
+  for (std::size_t i = 0; i < profile.stacks.size() && i < kReportedStacks; ++i) {
     const StackSample& stack = profile.stacks[i];
     StackSummary summary;
-    const std::size_t first = stack.frames.size() > kFrames ? stack.frames.size() - kFrames : 0;
+    const std::size_t first = stack.frames.size() > kReportedFrames ? stack.frames.size() - kReportedFrames : 0;
     for (std::size_t f = first; f < stack.frames.size(); ++f) summary.frames.push_back(stack.frames[f].function);
     summary.allocs_per_op = static_cast<double>(stack.count);
     result.stacks.push_back(std::move(summary));

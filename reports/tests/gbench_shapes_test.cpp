@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -106,6 +107,60 @@ TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
   const Result table = run(allocgate + " table " + file);
   EXPECT_EQ(table.code, 0) << table.output;
   EXPECT_NE(table.output.find("BM_ManualTime/iterations:10/manual_time"), std::string::npos) << table.output;
+}
+
+// The line that allocates in gbench_shapes_bench.cpp, found by its text.
+unsigned allocating_line() {
+  std::ifstream source(ALLOCGATE_SHAPES_SOURCE);
+  unsigned number = 0;
+  for (std::string line; std::getline(source, line);) {
+    ++number;
+    if (line.find("std::string s(64, 's');") != std::string::npos) return number;
+  }
+  return 0;
+}
+
+// --allocgate_sites: a user's benchmark regresses, and the gate names the
+// user's file and line, relative to the user's source root.
+TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
+  const fs::path dir = fs::temp_directory_path() / "allocgate-gbench-sites";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string json = (dir / "bench.json").string(), bounds = (dir / "bounds.json").string();
+  const std::string source_root = fs::path(ALLOCGATE_SHAPES_SOURCE).parent_path().parent_path().parent_path();
+  const Result bench = run(std::string(ALLOCGATE_SHAPES_BENCH) + " --allocgate_sites --allocgate_source_root=" +
+                           source_root + " --benchmark_filter='BM_Two|BM_OnePerThread' --benchmark_out=" + json);
+  ASSERT_EQ(bench.code, 0) << bench.output;
+
+  const Report report = allocgate::reports::read_report(json);
+  const std::string where = "reports/tests/gbench_shapes_bench.cpp";
+  for (const auto& [name, allocs] : {std::pair{"BM_Two/iterations:50", 2.0},
+                                     std::pair{"BM_OnePerThread/iterations:20/threads:2", 1.0}}) {
+    const auto* c = report.find(name);
+    ASSERT_NE(c, nullptr) << name;
+    ASSERT_EQ(c->sites.size(), 1u) << name;
+    EXPECT_EQ(c->sites[0].where.file, where);
+    EXPECT_EQ(c->sites[0].where.line, allocating_line());
+    EXPECT_EQ(c->sites[0].allocs_per_op, allocs) << name;  // the same figure as allocs/op
+    EXPECT_EQ(c->allocs_per_op, allocs) << name;
+    EXPECT_FALSE(c->stacks.empty());
+  }
+
+  // Bounds of one allocation fewer: the gate fails at that line.
+  std::ofstream(bounds) << R"({"allocgate_bounds_version": 1, "toolchains": {")" << report.toolchain()
+                        << R"(": {"BM_Two/iterations:50": {"allocs_per_op": 1}}}})";
+  const std::string allocgate = ALLOCGATE_BIN;
+  const Result gate = run(allocgate + " diff --bounds " + bounds + " " + json);
+  EXPECT_EQ(gate.code, 1) << gate.output;
+  const std::string line = std::to_string(allocating_line());
+  EXPECT_NE(gate.output.find("REGRESSION BM_Two/iterations:50: allocs/op 2 > bound 1 (+1)\n    2 allocs/op from "
+                             "allocate (" + where + ":" + line + ")\n"),
+            std::string::npos)
+      << gate.output;
+  const Result annotated = run("GITHUB_ACTIONS=true " + allocgate + " diff --bounds " + bounds + " " + json);
+  EXPECT_NE(annotated.output.find("::error file=" + where + ",line=" + line + ",title=allocation regression::"),
+            std::string::npos)
+      << annotated.output;
 }
 
 std::string shape_name(const ::testing::TestParamInfo<std::string>& info) {

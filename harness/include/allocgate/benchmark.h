@@ -15,8 +15,14 @@
 /// from just before the loop to just after it is exact.
 ///
 /// Link allocgate::benchmark_main instead of benchmark::benchmark_main to also
-/// get a warning for every benchmark that reports no allocation counters, and a
-/// HookNotLinked error before anything runs if counting is not live.
+/// get a warning for every benchmark that reports no allocation counters, a
+/// HookNotLinked error before anything runs if counting is not live, and the
+/// flag --allocgate_sites: each benchmark's top allocation sites and stacks per
+/// iteration, in the JSON output (the shape `allocgate run --sites` writes, so
+/// `allocgate diff` names the line under a regression) or, without one, on the
+/// console. Paths are relative to --allocgate_source_root (default: the
+/// current directory). Capture unwinds every allocation: the times of such a
+/// run are not the code's.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -26,6 +32,7 @@
 
 #include "allocgate/report_keys.h"
 #include "allocgate/scope.h"
+#include "allocgate/sites.h"
 
 namespace allocgate::benchmark {
 
@@ -51,6 +58,7 @@ class CountAllocations {
  private:
   ::benchmark::State& state_;
   AllocationScope scope_;
+  std::unique_ptr<CaptureSites> sites_;  ///< with --allocgate_sites
 };
 
 /// A console reporter that prints allocgate's counters exactly (Google
@@ -61,8 +69,9 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
 
 /// The body of allocgate::benchmark_main's main(): runs the benchmarks like
 /// BENCHMARK_MAIN() with the exact console reporter, adds allocgate_toolchain
-/// to the JSON context (the key `allocgate diff` looks bounds up by), and warns
-/// on stderr about each benchmark without counters.
+/// to the JSON context (the key `allocgate diff` looks bounds up by), warns
+/// on stderr about each benchmark without counters, and takes
+/// --allocgate_sites[=true|false] and --allocgate_source_root=DIR.
 /// Returns the process exit code.
 int run_benchmarks_main(int argc, char** argv);
 

@@ -42,9 +42,18 @@ struct SiteProfile {
 
   /// Sites by bytes, most first.
   std::vector<Site> sites_by_bytes() const;
+  /// Adds another profile's figures (of the same program): sites by place,
+  /// stacks by frames.
+  void merge(const SiteProfile& other);
   /// Up to n lines, "  1000 allocs, 32000 B: render (workloads/x.cpp:42)".
   std::string top(std::size_t n, bool by_bytes = false) const;
 };
+
+/// What allocgate's reports keep of a case's profile: the top sites, and the
+/// top stacks cut to their innermost frames, for the flame graph.
+inline constexpr std::size_t kReportedSites = 5;
+inline constexpr std::size_t kReportedStacks = 12;
+inline constexpr std::size_t kReportedFrames = 14;
 
 /// Records the stack of every allocation the current thread makes (and that
 /// is counted: not while paused) from construction until stop() or the end of
