@@ -28,6 +28,9 @@ if(TARGET allocgate_sites)
   allocgate_install_export(Sites allocgate_sites)
   list(APPEND ALLOCGATE_COMPONENTS sites)
 endif()
+if(TARGET allocgate_bounds)
+  allocgate_install_export(Bounds allocgate_bounds)  # the JSON files, for gtest and benchmark
+endif()
 if(TARGET allocgate_gtest)
   allocgate_install_export(Gtest allocgate_gtest)
   list(APPEND ALLOCGATE_COMPONENTS gtest)
@@ -46,6 +49,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/allocgateConfig.cmake.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/allocgateConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/allocgateConfig.cmake
-  ${PROJECT_BINARY_DIR}/allocgateConfigVersion.cmake DESTINATION ${ALLOCGATE_CMAKE_DIR})
+  ${PROJECT_BINARY_DIR}/allocgateConfigVersion.cmake ${PROJECT_SOURCE_DIR}/cmake/allocgateTestBounds.cmake
+  DESTINATION ${ALLOCGATE_CMAKE_DIR})
 
 include(AllocgatePackage)

@@ -13,6 +13,7 @@
 #include "allocgate/guards.h"
 #include "allocgate/toolchain.h"
 #include "benchmark_sites.h"
+#include "format.h"
 
 namespace allocgate::benchmark {
 
@@ -42,13 +43,6 @@ CountAllocations::~CountAllocations() {
 namespace {
 
 constexpr std::array<const char*, 3> kOurCounters{kAllocsPerOp, kBytesPerOp, kPeakBytes};
-
-// Shortest text that reads back as the same double: "1234567", "0.0625".
-std::string exact(double value) {
-  std::array<char, 32> text{};
-  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
-  return std::string(text.data(), end);
-}
 
 // Google Benchmark's console prints counters with six significant digits and
 // SI suffixes ("1.23457M"): a count in that form is not a count. This reporter
@@ -85,7 +79,7 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
     if (run.counters.count(kAllocsPerOp)) {
       for (const char* name : kOurCounters) {
         const auto it = run.counters.find(name);
-        ours += pad(it != run.counters.end() ? exact(it->second.value) : "-");
+        ours += pad(it != run.counters.end() ? reports::exact(it->second.value) : "-");
       }
     }
     line.insert(line.rfind('\n'), ours);

@@ -2,18 +2,16 @@
 
 #include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <ostream>
-#include <sstream>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "allocgate/guards.h"
 #include "allocgate/report_keys.h"
+#include "json_file.h"
 
 namespace allocgate::benchmark::detail {
 namespace {
@@ -68,19 +66,6 @@ nlohmann::json stacks_json(const Captured& c) {
     stacks.push_back({{keys::kFrames, frames}, {keys::kAllocsPerOpField, per_iteration(stack.count, c.iterations)}});
   }
   return stacks;
-}
-
-void write_atomically(const std::string& file, const std::string& text) {
-  const std::string temporary = file + ".allocgate-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary);
-  }
-  if (std::rename(temporary.c_str(), file.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw std::runtime_error("cannot replace " + file);
-  }
 }
 
 }  // namespace
@@ -158,10 +143,7 @@ void write_sites(std::ostream& console) {
     }
     return;
   }
-  std::ifstream in(file);
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json json = nlohmann::json::parse(text.str());
+  nlohmann::json json = reports::read_json_file(file);
   for (auto& entry : json.at("benchmarks")) {
     // The iteration runs, and the mean where only aggregates are reported.
     if (entry.value(keys::kRunType, "") == "aggregate" && entry.value(keys::kAggregateName, "") != "mean") continue;
@@ -170,7 +152,7 @@ void write_sites(std::ostream& console) {
     entry[keys::kSites] = sites_json(it->second);
     entry[keys::kStacks] = stacks_json(it->second);
   }
-  write_atomically(file, json.dump(2) + "\n");
+  reports::write_file_atomically(file, json.dump(2) + "\n");
 }
 
 }  // namespace allocgate::benchmark::detail

@@ -54,10 +54,10 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
   const Report report = read_report_saying_source(report_file);
   const std::string toolchain = report_toolchain(report, toolchain_override, report_file);
   if (update) {
-    BoundsFile bounds = std::filesystem::exists(bounds_file) ? read_bounds(bounds_file) : BoundsFile{};
     std::vector<std::string> changes;
-    bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes);
-    write_file_atomically(bounds_file, to_json(bounds).dump(2) + "\n");
+    update_bounds_file(bounds_file, [&](BoundsFile& bounds) {
+      bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes);
+    });
     for (const std::string& change : changes) std::cout << change << "\n";
     std::cout << bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
     return 0;

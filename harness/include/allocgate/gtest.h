@@ -25,6 +25,7 @@
 #include "allocgate/measure.h"
 #include "allocgate/sites.h"
 #include "allocgate/stats.h"
+#include "allocgate/toolchain.h"
 
 namespace allocgate::testing {
 
@@ -72,6 +73,14 @@ MeasuredStatement measure_statement(Fn&& fn) {
 ::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured,
                                  Bound bound, std::uint64_t expected);
 
+/// The check behind EXPECT_ALLOCATIONS_WITHIN_BOUNDS: the statement against
+/// the bound recorded for `name` under `toolchain` in the bounds file
+/// ($ALLOCGATE_BOUNDS, else `default_file`), the same file and format the
+/// gate reads. With ALLOCGATE_UPDATE=1 in the environment it records a missing
+/// bound and tightens a higher one (never loosens), under a lock.
+::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured,
+                                          const char* name, const char* toolchain, const char* default_file);
+
 namespace detail {
 /// Fails the running test; installed as the ForbidAllocations handler.
 void fail_current_test(const ForbiddenAllocations& seen);
@@ -102,6 +111,25 @@ inline const bool forbidden_handler_installed =
 /// The statement makes no allocation.
 #define EXPECT_NO_ALLOCATIONS(statement) EXPECT_ALLOCATIONS_EQ(statement, 0)
 #define ASSERT_NO_ALLOCATIONS(statement) ASSERT_ALLOCATIONS_EQ(statement, 0)
+/// The statement allocates no more than the bound recorded for `name` (a
+/// string) in the bounds file, for this translation unit's toolchain: the
+/// file $ALLOCGATE_BOUNDS names, else ALLOCGATE_BOUNDS_FILE (which the CMake
+/// function allocgate_test_bounds(target FILE path) defines).
+/// Run the tests with ALLOCGATE_UPDATE=1 to record missing bounds.
+#ifndef ALLOCGATE_BOUNDS_FILE
+#define ALLOCGATE_BOUNDS_FILE ""
+#endif
+#define ALLOCGATE_TEST_RECORDED_(name, statement, on_failure)                                         \
+  GTEST_ASSERT_(::allocgate::testing::check_recorded(#statement, ::allocgate::testing::measure_statement([&] { \
+                                                       statement;                                     \
+                                                     }),                                              \
+                                                     name, ::allocgate::kToolchain, ALLOCGATE_BOUNDS_FILE), \
+                on_failure)
+#define EXPECT_ALLOCATIONS_WITHIN_BOUNDS(name, statement) \
+  ALLOCGATE_TEST_RECORDED_(name, statement, GTEST_NONFATAL_FAILURE_)
+#define ASSERT_ALLOCATIONS_WITHIN_BOUNDS(name, statement) \
+  ALLOCGATE_TEST_RECORDED_(name, statement, GTEST_FATAL_FAILURE_)
+
 /// The statement's allocations request at most n bytes in total.
 #define EXPECT_ALLOCATED_BYTES_LE(statement, n) \
   ALLOCGATE_TEST_ALLOCATIONS_(statement, bytes_at_most, n, GTEST_NONFATAL_FAILURE_)

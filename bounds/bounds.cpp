@@ -1,6 +1,12 @@
 #include "bounds.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 #include "allocgate/report_keys.h"
 #include "input_error.h"
@@ -72,6 +78,41 @@ BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& sourc
 
 BoundsFile read_bounds(const std::filesystem::path& file) {
   return bounds_from_json(read_json_file(file), file.string());
+}
+
+namespace {
+
+// An exclusive flock on a file beside the bounds, held while it lives. The
+// bounds file itself is replaced by rename, so it cannot carry the lock.
+class FileLock {
+ public:
+  explicit FileLock(const std::filesystem::path& bounds) {
+    const std::string path = bounds.string() + ".lock";
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw InputError(path + ": cannot open the lock file: " + std::strerror(errno));
+    while (::flock(fd_, LOCK_EX) != 0) {
+      if (errno != EINTR) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd_);
+        throw InputError(path + ": cannot lock: " + reason);
+      }
+    }
+  }
+  ~FileLock() { ::close(fd_); }  // closing releases the lock
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace
+
+void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change) {
+  const FileLock lock(file);
+  BoundsFile bounds = std::filesystem::exists(file) ? read_bounds(file) : BoundsFile{};
+  change(bounds);
+  write_file_atomically(file, to_json(bounds).dump(2) + "\n");
 }
 
 nlohmann::json to_json(const BoundsFile& bounds) {
