@@ -235,6 +235,15 @@ bool is_harness(const SiteFrame& f) {
          f.function.rfind("operator delete", 0) == 0;
 }
 
+// The runners around the measured code: never the answer to "which line
+// allocates", even when the code itself has no line information.
+bool is_runner(const SiteFrame& f) {
+  for (const char* prefix : {"allocgate::benchmark::", "allocgate::testing::", "benchmark::", "testing::"}) {
+    if (f.function.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
 // Code the program did not write: the standard library's headers and
 // libraries without line information.
 bool is_system(const SiteFrame& f) { return f.file.empty() || f.file.rfind("/usr/", 0) == 0; }
@@ -266,7 +275,8 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     const auto own = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_harness);
     innermost_first.erase(innermost_first.begin(), own);
     if (innermost_first.empty()) innermost_first.push_back({"??", {}, 0});
-    const auto user = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_system);
+    const auto user = std::find_if(innermost_first.begin(), innermost_first.end(),
+                                   [](const SiteFrame& f) { return !is_system(f) && !is_runner(f); });
     const SiteFrame& where = user != innermost_first.end() ? *user : innermost_first.front();
 
     const auto key = std::make_tuple(where.function, where.file, where.line);
