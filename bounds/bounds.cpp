@@ -82,25 +82,26 @@ BoundsFile read_bounds(const std::filesystem::path& file) {
 
 namespace {
 
-// An exclusive flock on a file beside the bounds, held while it lives. The
-// bounds file itself is replaced by rename, so it cannot carry the lock.
-class FileLock {
+// An exclusive flock on the bounds file's directory, held while it lives. The
+// bounds file itself is replaced by rename, so it cannot carry the lock, and a
+// lock file beside it would be left in the user's tree.
+class DirectoryLock {
  public:
-  explicit FileLock(const std::filesystem::path& bounds) {
-    const std::string path = bounds.string() + ".lock";
-    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw InputError(path + ": cannot open the lock file: " + std::strerror(errno));
+  explicit DirectoryLock(const std::filesystem::path& bounds) {
+    const std::filesystem::path dir = bounds.has_parent_path() ? bounds.parent_path() : ".";
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {
       if (errno != EINTR) {
         const std::string reason = std::strerror(errno);
         ::close(fd_);
-        throw InputError(path + ": cannot lock: " + reason);
+        throw InputError(bounds.string() + ": cannot lock its directory: " + reason);
       }
     }
   }
-  ~FileLock() { ::close(fd_); }  // closing releases the lock
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
+  ~DirectoryLock() { ::close(fd_); }  // closing releases the lock
+  DirectoryLock(const DirectoryLock&) = delete;
+  DirectoryLock& operator=(const DirectoryLock&) = delete;
 
  private:
   int fd_ = -1;
@@ -109,7 +110,7 @@ class FileLock {
 }  // namespace
 
 void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change) {
-  const FileLock lock(file);
+  const DirectoryLock lock(file);
   BoundsFile bounds = std::filesystem::exists(file) ? read_bounds(file) : BoundsFile{};
   change(bounds);
   write_file_atomically(file, to_json(bounds).dump(2) + "\n");

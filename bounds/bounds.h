@@ -39,7 +39,7 @@ BoundsFile read_bounds(const std::filesystem::path& file);
 
 /// Reads the file (no bounds when it does not exist yet), lets change()
 /// rewrite the bounds, and writes them back atomically, all under an
-/// exclusive lock on FILE.lock, so that concurrent updates (two toolchains'
+/// exclusive lock on the file's directory, so that concurrent updates (two toolchains'
 /// jobs, ctest -j recording) lose nothing. Throws InputError.
 void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change);
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source);
