@@ -3,7 +3,6 @@
 // catching a regression in it.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "allocgate/toolchain.h"
+#include "command.h"
 
 namespace {
 
@@ -23,21 +23,8 @@ const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;      // ... with canary/
 const std::string kFixtures = ALLOCGATE_FIXTURES;
 const std::string kBounds = ALLOCGATE_BOUNDS;
 
-struct Result {
-  int code = -1;
-  std::string output;  // stdout and stderr
-};
-
-Result run(const std::string& command) {
-  Result result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
 
 class Cli : public ::testing::Test {
  protected:
@@ -178,13 +165,7 @@ TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
 // The line of the injected regression, found the way a developer would: by
 // its text.
 unsigned regression_line() {
-  std::ifstream source(ALLOCGATE_CANARY_SOURCE);
-  unsigned number = 0;
-  for (std::string line; std::getline(source, line);) {
-    ++number;
-    if (line.find("// CANARY-REGRESSION") != std::string::npos) return number;
-  }
-  return 0;
+  return allocgate::reports::testing::line_of(ALLOCGATE_CANARY_SOURCE, "// CANARY-REGRESSION");
 }
 
 // Done when: from `allocgate diff` alone, the case, the delta and the line.

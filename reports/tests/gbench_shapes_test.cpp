@@ -4,7 +4,6 @@
 // counter, an error, a benchmark without allocgate's counters.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <map>
 #include <string>
 
+#include "command.h"
 #include "json_file.h"
 #include "report.h"
 
@@ -21,21 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using allocgate::reports::Report;
 
-struct Result {
-  int code = -1;
-  std::string output;
-};
-
-Result run(const std::string& command) {
-  Result result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return result;
-  char buffer[4096];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
-  const int status = ::pclose(pipe);
-  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
-}
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
 
 // What each counted benchmark allocates per iteration, by construction.
 const std::map<std::string, double> kAllocsPerOp{
@@ -111,13 +98,7 @@ TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
 
 // The line that allocates in gbench_shapes_bench.cpp, found by its text.
 unsigned allocating_line() {
-  std::ifstream source(ALLOCGATE_SHAPES_SOURCE);
-  unsigned number = 0;
-  for (std::string line; std::getline(source, line);) {
-    ++number;
-    if (line.find("std::string s(64, 's');") != std::string::npos) return number;
-  }
-  return 0;
+  return allocgate::reports::testing::line_of(ALLOCGATE_SHAPES_SOURCE, "std::string s(64, 's');");
 }
 
 // --allocgate_sites: a user's benchmark regresses, and the gate names the

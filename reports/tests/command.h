@@ -1,0 +1,41 @@
+// Helpers for the tests that run allocgate and benchmark binaries as a user
+// would: a command's exit code and output, and a source line found by its text.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace allocgate::reports::testing {
+
+struct Result {
+  int code = -1;
+  std::string output;  // stdout and stderr
+};
+
+inline Result run(const std::string& command) {
+  Result result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (pipe == nullptr) return result;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) result.output.append(buffer, n);
+  const int status = ::pclose(pipe);
+  result.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+/// The number of the first line of `file` that contains `text`, found the way
+/// a developer would; 0 when none does.
+inline unsigned line_of(const std::string& file, const std::string& text) {
+  std::ifstream source(file);
+  unsigned number = 0;
+  for (std::string line; std::getline(source, line);) {
+    ++number;
+    if (line.find(text) != std::string::npos) return number;
+  }
+  return 0;
+}
+
+}  // namespace allocgate::reports::testing
