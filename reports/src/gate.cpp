@@ -115,7 +115,8 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
     if (bound != section->second.end()) row.bound = bound->second;
     result.rows.push_back(std::move(row));
   }
-  for (const auto& [name, bound] : section->second) {
+  for (const auto& [bounded_name, bound] : section->second) {
+    const std::string& name = bounded_name;  // clang 14 cannot capture a structured binding
     const bool not_run = std::any_of(report.not_run.begin(), report.not_run.end(),
                                      [&](const NotRun& n) { return n.name == name; });
     if (report.find(name) == nullptr && !not_run) {
