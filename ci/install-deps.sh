@@ -12,6 +12,7 @@ packages=(
   libxml2-dev                      # parsing the XML workload's output in tests
   libdw-dev pkg-config             # symbolizing captured call sites
   heaptrack jq                     # external profiling; the hook benchmark's summary
+  dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps reads the command's Depends
 )
 if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
