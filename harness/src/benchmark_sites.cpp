@@ -1,7 +1,6 @@
 #include "benchmark_sites.h"
 
-#include <unistd.h>
-
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -60,10 +59,8 @@ nlohmann::json stacks_json(const Captured& c) {
   nlohmann::json stacks = nlohmann::json::array();
   for (std::size_t i = 0; i < c.profile.stacks.size() && i < kReportedStacks; ++i) {
     const StackSample& stack = c.profile.stacks[i];
-    nlohmann::json frames = nlohmann::json::array();
-    const std::size_t first = stack.frames.size() > kReportedFrames ? stack.frames.size() - kReportedFrames : 0;
-    for (std::size_t f = first; f < stack.frames.size(); ++f) frames.push_back(stack.frames[f].function);
-    stacks.push_back({{keys::kFrames, frames}, {keys::kAllocsPerOpField, per_iteration(stack.count, c.iterations)}});
+    stacks.push_back({{keys::kFrames, stack.innermost_functions(kReportedFrames)},
+                      {keys::kAllocsPerOpField, per_iteration(stack.count, c.iterations)}});
   }
   return stacks;
 }
@@ -102,8 +99,8 @@ bool take_sites_flags(int& argc, char** argv, std::ostream& err) {
   argv[argc] = nullptr;
   if (format != "json") options.json_file.clear();
   if (options.source_root.empty()) {
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd) != nullptr) options.source_root = cwd;
+    std::error_code error;  // no current directory: paths stay absolute
+    options.source_root = std::filesystem::current_path(error).string();
   }
   return true;
 }

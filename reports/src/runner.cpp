@@ -89,11 +89,8 @@ void summarise_sites(const SiteProfile& profile, CaseResult& result) {
   }
   for (std::size_t i = 0; i < profile.stacks.size() && i < kReportedStacks; ++i) {
     const StackSample& stack = profile.stacks[i];
-    StackSummary summary;
-    const std::size_t first = stack.frames.size() > kReportedFrames ? stack.frames.size() - kReportedFrames : 0;
-    for (std::size_t f = first; f < stack.frames.size(); ++f) summary.frames.push_back(stack.frames[f].function);
-    summary.allocs_per_op = static_cast<double>(stack.count);
-    result.stacks.push_back(std::move(summary));
+    result.stacks.push_back(
+        StackSummary{stack.innermost_functions(kReportedFrames), static_cast<double>(stack.count)});
   }
 }
 

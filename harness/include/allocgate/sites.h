@@ -31,6 +31,16 @@ struct StackSample {
   std::vector<SiteFrame> frames;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
+
+  /// The function names of the innermost n frames, outermost of them first:
+  /// what a report keeps of a stack for its flame graph.
+  std::vector<std::string> innermost_functions(std::size_t n) const {
+    std::vector<std::string> names;
+    for (std::size_t f = frames.size() > n ? frames.size() - n : 0; f < frames.size(); ++f) {
+      names.push_back(frames[f].function);
+    }
+    return names;
+  }
 };
 
 struct SiteProfile {
