@@ -15,8 +15,10 @@ namespace allocgate {
 CaptureSites::CaptureSites(std::size_t max_stacks) {
   PauseCounting pause;  // the table is the harness's, not the code's
   table_ = std::make_unique<detail::StackTable>();
+  // Doubling towards SIZE_MAX would wrap to 0 and never end.
+  const std::size_t wanted = max_stacks < kMaxStacksLimit ? max_stacks : kMaxStacksLimit;
   std::size_t capacity = 16;
-  while (capacity < max_stacks) capacity *= 2;
+  while (capacity < wanted) capacity *= 2;
   storage_.resize(capacity * sizeof(detail::CapturedStack));
   table_->slots = new (storage_.data()) detail::CapturedStack[capacity]();
   table_->capacity = capacity;

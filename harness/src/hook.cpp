@@ -186,8 +186,11 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // Failure injection: true when this allocation attempt is the one to fail.
 // Checked once per operator new call, before the new_handler loop, so a retry
 // after the handler is not a second attempt.
+// Allocations made while counting is paused are the harness's own bookkeeping
+// (an assertion's message, a capture's table), never the code's: they are
+// neither failure points nor counted towards the countdown.
 bool injected_failure_due(ThreadState& t) noexcept {
-  if (!(t.mode & kFailureArmed)) return false;
+  if ((t.mode & (kFailureArmed | kPaused)) != kFailureArmed) return false;
   if (t.fail_countdown != 0) {
     --t.fail_countdown;
     return false;

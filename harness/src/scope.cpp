@@ -2,6 +2,8 @@
 
 #include "allocgate/scope.h"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <mutex>
 #include <new>
@@ -70,6 +72,16 @@ AllocationStats difference(const AllocationStats& now, const AllocationStats& st
 // count of open scopes and the hook's flag never disagree.
 std::mutex g_process_scopes;
 
+// fork() copies the lock as it is: held by a thread the child does not have,
+// it would hang the child's first scope. The handlers hold it across fork(),
+// so that both sides start with it free.
+void register_fork_handlers() {
+  static const int registered = pthread_atfork([] { g_process_scopes.lock(); },
+                                               [] { g_process_scopes.unlock(); },
+                                               [] { g_process_scopes.unlock(); });
+  (void)registered;
+}
+
 // Calls operator new through a volatile pointer so that no compiler can
 // elide the pair (clang removes new/delete pairs it can see).
 void* (*volatile g_probe_new)(std::size_t) = &::operator new;
@@ -124,6 +136,7 @@ AllocationStats AllocationScope::stats() const noexcept {
 
 ProcessAllocationScope::ProcessAllocationScope() {
   require_hook();
+  register_fork_handlers();
   detail::ProcessCounters& c = detail::process_counters();
   {
     std::lock_guard lock(g_process_scopes);

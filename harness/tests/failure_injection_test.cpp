@@ -116,6 +116,33 @@ TEST(FailEachAllocation, ChecksAStrongExceptionGuaranteeAtEveryPoint) {
   EXPECT_EQ(sweep.propagated, 4u);
 }
 
+// The harness's own bookkeeping (the assertion's scope, its message) is made
+// while counting is paused; an injected failure must never land there.
+TEST(InjectAllocationFailure, SkipsTheHarnessesOwnPausedAllocations) {
+  int x = 0;
+  {
+    InjectAllocationFailure failure(0);
+    EXPECT_NO_ALLOCATIONS(x = 1);
+    {
+      allocgate::PauseCounting pause;
+      std::string paused(64, 'p');  // would be the 0th attempt if it were counted
+      escape(paused.data());
+    }
+    EXPECT_FALSE(failure.fired());
+    EXPECT_THROW(escape(::operator new(8)), std::bad_alloc);  // still armed for the code's own
+  }
+  EXPECT_EQ(x, 1);
+}
+
+TEST(FailEachAllocation, SeesOnlyTheStatementsAllocationsInsideAnAssertion) {
+  const auto sweep = fail_each_allocation([] {
+    std::vector<int> v;
+    EXPECT_ALLOCATIONS_EQ(v.push_back(1), 1);
+  });
+  EXPECT_EQ(sweep.allocation_points, 1u);
+  EXPECT_EQ(sweep.propagated, 1u);
+}
+
 TEST(FailEachAllocation, GivesUpAfterTheLimit) {
   int calls = 0;
   EXPECT_THROW(fail_each_allocation(

@@ -1,5 +1,8 @@
 // Thread and process scopes: nesting, other threads, exceptions, live and peak.
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <sstream>
 #include <stdexcept>
@@ -192,6 +195,41 @@ TEST(ProcessAllocationScope, ManyThreadsAllocatingAtOnceGiveExactTotals) {
   EXPECT_EQ(total.bytes_allocated, expected_bytes);
   EXPECT_EQ(total.net_bytes, 0);
   EXPECT_LE(total.peak_live_bytes, static_cast<std::uint64_t>(kThreads) * kThreads);
+}
+
+// A child forked while another thread opens and closes process scopes must
+// not inherit a held lock: its own scopes open, and count from zero.
+TEST(ProcessAllocationScope, ForkedChildrenNeverHangAndCountTheirOwn) {
+  std::atomic<bool> stop{false};
+  std::thread churn([&] {
+    while (!stop.load()) {
+      ProcessAllocationScope scope;
+      release(allocate(8), 8);
+    }
+  });
+  constexpr int kChildren = 40;
+  int hung = 0, miscounted = 0;
+  for (int i = 0; i < kChildren; ++i) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      alarm(3);  // a hang becomes SIGALRM, not a stuck test
+      ProcessAllocationScope mine;
+      void* a = ::operator new(24);
+      escape(a);
+      ::operator delete(a, 24);
+      const allocgate::AllocationStats s = mine.stats();
+      _exit(s.allocations == 1 && s.bytes_allocated == 24 && s.net_bytes == 0 ? 0 : 1);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    if (WIFSIGNALED(status)) ++hung;
+    if (WIFEXITED(status) && WEXITSTATUS(status) != 0) ++miscounted;
+  }
+  stop.store(true);
+  churn.join();
+  EXPECT_EQ(hung, 0);
+  EXPECT_EQ(miscounted, 0);
 }
 
 TEST(Stats, PrintOnOneLine) {

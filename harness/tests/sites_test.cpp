@@ -5,6 +5,7 @@
 
 #include <gtest/gtest-spi.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,13 @@ TEST(CaptureSites, AFullTableCountsWhatItDrops) {
   EXPECT_EQ(profile.allocations + profile.dropped, 24u);
   EXPECT_EQ(profile.dropped, 8u);
   EXPECT_NE(profile.top(3).find("did not fit"), std::string::npos);
+}
+
+TEST(CaptureSites, AnyRequestedSizeEndsAtTheLimit) {
+  CaptureSites capture(SIZE_MAX);  // used to double forever once it wrapped to 0
+  recurse_then_allocate(1);
+  capture.stop();
+  EXPECT_EQ(capture.profile().allocations, 1u);
 }
 
 TEST(CaptureSites, NestedCapturesHandBackToTheOuterOne) {

@@ -91,7 +91,7 @@ ParseError parse_view(std::string_view line, RowView& row) noexcept {
   return ParseError::none;
 }
 
-ParseError parse(std::string_view line, Row& row) noexcept {
+ParseError parse(std::string_view line, Row& row) {
   RowView view;
   const ParseError error = parse_view(line, view);
   if (error != ParseError::none) return error;

@@ -44,8 +44,9 @@ struct RowView {
 ParseError parse_naive(const std::string& line, Row& row);
 
 /// The scanner. On success assigns row.path, reusing its capacity: no
-/// allocation once the path fits. On error row is unspecified.
-ParseError parse(std::string_view line, Row& row) noexcept;
+/// allocation once the path fits. On error row is unspecified. Throws
+/// std::bad_alloc when row.path must grow and cannot (so not noexcept).
+ParseError parse(std::string_view line, Row& row);
 
 /// Zero-copy: row.path views the line and is valid while the line is.
 ParseError parse_view(std::string_view line, RowView& row) noexcept;

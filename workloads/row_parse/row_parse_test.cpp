@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "allocgate/failure_injection.h"
 #include "allocgate/gtest.h"
 #include "registry/seeded.h"
 
@@ -109,6 +110,17 @@ TEST(RowParseAllocations, TheScannerAllocatesNothingOnceThePathFits) {
   RowView view;
   EXPECT_NO_ALLOCATIONS(parse_view("1234,5678,/v1/users/42/profile/settings", view));
   EXPECT_NO_ALLOCATIONS(parse("not,a,row,at all", row));  // errors allocate nothing either
+}
+
+// The path's one allocation can fail: that is a std::bad_alloc to the caller,
+// not std::terminate from a noexcept function.
+TEST(RowParseAllocations, AFailedPathAllocationThrows) {
+  const auto sweep = allocgate::fail_each_allocation([] {
+    Row row;
+    parse("1234,5678,/v1/users/42/profile/settings/and/more", row);
+  });
+  EXPECT_EQ(sweep.allocation_points, 1u);
+  EXPECT_EQ(sweep.propagated, 1u);
 }
 
 TEST(RowParseAllocations, NaiveAllocatesPerLineScannerStaysAtZero) {

@@ -76,6 +76,12 @@ inline constexpr std::size_t kReportedFrames = 14;
 /// it on around the code under study, not around a benchmark's timed loop.
 class CaptureSites {
  public:
+  /// Distinct stacks the table holds at most, whatever max_stacks asks for
+  /// (each slot takes about 300 bytes).
+  static constexpr std::size_t kMaxStacksLimit = std::size_t{1} << 20;
+
+  /// Holds max_stacks distinct stacks (rounded up to a power of two, at
+  /// most kMaxStacksLimit).
   explicit CaptureSites(std::size_t max_stacks = 1024);
   ~CaptureSites();
   CaptureSites(const CaptureSites&) = delete;
