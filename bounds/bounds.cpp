@@ -51,7 +51,8 @@ BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& sourc
   if (!json.is_object()) throw InputError(source + ": not a bounds file (the top level is not an object)");
   const auto version = json.find("allocgate_bounds_version");
   if (version == json.end()) throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
-  if (!version->is_number_integer() || version->get<int>() != kBoundsSchemaVersion) {
+  // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
+  if (!version->is_number_integer() || *version != kBoundsSchemaVersion) {
     throw InputError(source + ": bounds version " + version->dump() + " is not supported (this allocgate reads " +
                      std::to_string(kBoundsSchemaVersion) + ")");
   }
@@ -82,13 +83,15 @@ BoundsFile read_bounds(const std::filesystem::path& file) {
 
 namespace {
 
-// An exclusive flock on the bounds file's directory, held while it lives. The
-// bounds file itself is replaced by rename, so it cannot carry the lock, and a
-// lock file beside it would be left in the user's tree.
+// An exclusive flock on the directory of the file the bounds are written to
+// (a symlink's target), held while it lives. The bounds file itself is
+// replaced by rename, so its inode cannot carry the lock, and a lock file
+// beside it would be left in the user's tree.
 class DirectoryLock {
  public:
   explicit DirectoryLock(const std::filesystem::path& bounds) {
-    const std::filesystem::path dir = bounds.has_parent_path() ? bounds.parent_path() : ".";
+    const std::filesystem::path target = replaced_file(bounds);
+    const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd_ < 0) throw InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {
@@ -111,7 +114,11 @@ class DirectoryLock {
 
 void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change) {
   const DirectoryLock lock(file);
-  BoundsFile bounds = std::filesystem::exists(file) ? read_bounds(file) : BoundsFile{};
+  remove_stale_temporaries(file);  // an updater killed mid-rename; none can run now
+  std::error_code error;
+  const bool exists = std::filesystem::exists(file, error);
+  if (error) throw InputError(file.string() + ": cannot reach: " + error.message());
+  BoundsFile bounds = exists ? read_bounds(file) : BoundsFile{};
   change(bounds);
   write_file_atomically(file, to_json(bounds).dump(2) + "\n");
 }

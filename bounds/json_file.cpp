@@ -1,15 +1,19 @@
 #include "json_file.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "input_error.h"
 
@@ -52,17 +56,98 @@ std::string null_for_non_finite(std::string_view text) {
   return out;
 }
 
+// Builds the document as nlohmann's own parser does, checking it on the way,
+// before anything recurses over it: nesting deeper than kMaxJsonDepth (dump(),
+// copies and comparisons recurse, and a few hundred kilobytes of brackets
+// would overflow the stack) and a key twice in one object (nlohmann keeps the
+// last silently, so a second entry could override a bound). A SAX handler
+// around nlohmann's DOM builder, because the parser-callback interface is
+// quadratic in an array's length (it scans the parent for discarded values).
+class CheckedDomBuilder {
+ public:
+  using json = nlohmann::json;
+
+  CheckedDomBuilder(json& result, const std::string& source) : dom_(result), source_(source) {}
+
+  bool null() { return dom_.null(); }
+  bool boolean(bool value) { return dom_.boolean(value); }
+  bool number_integer(json::number_integer_t value) { return dom_.number_integer(value); }
+  bool number_unsigned(json::number_unsigned_t value) { return dom_.number_unsigned(value); }
+  bool number_float(json::number_float_t value, const std::string& text) { return dom_.number_float(value, text); }
+  bool string(std::string& value) { return dom_.string(value); }
+  bool binary(json::binary_t& value) { return dom_.binary(value); }
+
+  bool start_object(std::size_t elements) {
+    enter();
+    if (open_objects_ == keys_.size()) keys_.emplace_back();
+    keys_[open_objects_++].clear();
+    return dom_.start_object(elements);
+  }
+  bool key(std::string& name) {
+    keys_[open_objects_ - 1].push_back(name);
+    return dom_.key(name);
+  }
+  bool end_object() {
+    // Sorting the object's keys at its end finds a duplicate in n log n,
+    // where a set per object would allocate per key.
+    std::vector<std::string>& keys = keys_[--open_objects_];
+    std::sort(keys.begin(), keys.end());
+    const auto twice = std::adjacent_find(keys.begin(), keys.end());
+    if (twice != keys.end()) throw InputError(source_ + ": the key \"" + *twice + "\" appears twice in one object");
+    --depth_;
+    return dom_.end_object();
+  }
+  bool start_array(std::size_t elements) {
+    enter();
+    return dom_.start_array(elements);
+  }
+  bool end_array() {
+    --depth_;
+    return dom_.end_array();
+  }
+  // A template, as nlohmann's: it throws the exception as its own type
+  // (parse_error, out_of_range), which a base-class parameter would slice.
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string& last_token, const Exception& e) {
+    return dom_.parse_error(position, last_token, e);
+  }
+
+ private:
+  void enter() {
+    if (++depth_ > kMaxJsonDepth) {
+      throw InputError(source_ + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    }
+  }
+
+  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  const std::string& source_;
+  int depth_ = 0;
+  std::vector<std::vector<std::string>> keys_;  // per open object, reused
+  std::size_t open_objects_ = 0;
+};
+
+nlohmann::json parse_checked(std::string_view text, const std::string& source) {
+  nlohmann::json result;
+  CheckedDomBuilder builder(result, source);
+  nlohmann::json::sax_parse(text, &builder);
+  return result;
+}
+
 }  // namespace
 
 nlohmann::json parse_json(std::string_view text, const std::string& source) {
+  // JSON text has no raw NUL (a string must escape it); the parser would stop
+  // reading at one and accept whatever came after it.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    throw InputError(source + ": malformed JSON at byte " + std::to_string(nul + 1) + " (a NUL byte)");
+  }
   try {
-    return nlohmann::json::parse(text);
+    return parse_checked(text, source);
   } catch (const nlohmann::json::parse_error& e) {
     // Retry without the non-finite literals; report the first error if that
     // does not help either.
     try {
-      const nlohmann::json retried = nlohmann::json::parse(null_for_non_finite(text), nullptr, false);
-      if (!retried.is_discarded()) return retried;
+      return parse_checked(null_for_non_finite(text), source);
     } catch (const nlohmann::json::exception&) {
     }
     throw InputError(source + ": malformed JSON at byte " + std::to_string(e.byte));
@@ -87,41 +172,151 @@ nlohmann::json read_json_file(const std::filesystem::path& file) {
   return parse_json(text.str(), file.string());
 }
 
-void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
-  const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : ".";
-  std::string name = ".";  // hidden, beside the target: rename stays on one file system
-  name += file.filename().string();
-  name += ".XXXXXX";
-  std::string temp = (dir / name).string();
-  const int fd = mkstemp(temp.data());
-  if (fd < 0) throw InputError(file.string() + ": cannot write: " + std::strerror(errno));
-  const auto fail = [&](const char* what) {
-    const std::string reason = std::strerror(errno);
-    ::close(fd);
-    std::remove(temp.c_str());
-    throw InputError(file.string() + ": " + what + ": " + reason);
-  };
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const fs::path& file, const char* what, int error) {
+  throw InputError(file.string() + ": " + what + ": " + std::strerror(error));
+}
+
+// An open file, closed when it goes.
+struct Descriptor {
+  int fd = -1;
+  explicit Descriptor(int f) : fd(f) {}
+  ~Descriptor() {
+    if (fd >= 0) ::close(fd);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+};
+
+void write_all(int fd, std::string_view text, const fs::path& file) {
   for (std::size_t written = 0; written < text.size();) {
     const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write");
+      fail(file, "cannot write", errno);
     }
     written += static_cast<std::size_t>(n);
   }
-  // mkstemp makes the file private; give it the target's mode, or rw-r--r--.
-  struct stat existing {};
-  const mode_t mode = ::stat(file.c_str(), &existing) == 0 ? (existing.st_mode & 07777) : 0644;
-  if (::fchmod(fd, mode) != 0) fail("cannot set the mode of");
-  if (::fsync(fd) != 0) fail("cannot sync");
-  if (::close(fd) != 0) {
-    std::remove(temp.c_str());
-    throw InputError(file.string() + ": cannot write: " + std::strerror(errno));
+}
+
+// The mode, owner and group the new file takes: the old file's, or rw-r--r--
+// and the writer's for a new one. A file owned by someone else keeps its owner
+// or is not replaced: fchown fails for a writer who may not give it away.
+void take_attributes(int fd, const struct stat* existing, const fs::path& file) {
+  const mode_t mode = existing != nullptr ? (existing->st_mode & 07777) : 0644;
+  if (::fchmod(fd, mode) != 0) fail(file, "cannot set the mode of the new file", errno);
+  if (existing != nullptr && (existing->st_uid != ::geteuid() || existing->st_gid != ::getegid()) &&
+      ::fchown(fd, existing->st_uid, existing->st_gid) != 0) {
+    throw InputError(file.string() + ": cannot keep its owner (uid " + std::to_string(existing->st_uid) + ", gid " +
+                     std::to_string(existing->st_gid) + ") on the new file: " + std::strerror(errno) +
+                     "; write it as its owner");
   }
-  if (std::rename(temp.c_str(), file.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
+}
+
+// The temporary's name, hidden beside the target (rename stays on one file
+// system): ".bounds.json.XXXXXX".
+std::string temporary_name(const fs::path& target) {
+  std::string name = ".";  // appended: GCC 12 warns falsely (-Wrestrict) on "." + string
+  name += target.filename().string();
+  name += ".XXXXXX";
+  return name;
+}
+
+// Replaces the trailing XXXXXX of name, as mkstemp would.
+void unique_suffix(std::string& name, int attempt) {
+  static constexpr char kChars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  std::uint64_t bits = static_cast<std::uint64_t>(now.tv_nsec) ^ static_cast<std::uint64_t>(now.tv_sec) << 30 ^
+                       static_cast<std::uint64_t>(::getpid()) << 40 ^ static_cast<std::uint64_t>(attempt) * 0x9E3779B97F4A7C15ULL;
+  for (std::size_t i = name.size() - 6; i < name.size(); ++i, bits /= 62) name[i] = kChars[bits % 62];
+}
+
+}  // namespace
+
+std::filesystem::path replaced_file(std::filesystem::path file) {
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code error;
+    const fs::file_status status = fs::symlink_status(file, error);
+    if (error && error != std::errc::no_such_file_or_directory) fail(file, "cannot reach", error.value());
+    if (!fs::is_symlink(status)) return file;
+    const fs::path target = fs::read_symlink(file, error);
+    if (error) fail(file, "cannot read the link", error.value());
+    file = target.is_absolute() ? target : file.parent_path() / target;
+  }
+  fail(file, "cannot reach", ELOOP);
+}
+
+void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
+  const fs::path target = replaced_file(file);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  struct stat existing {};
+  const bool exists = ::stat(target.c_str(), &existing) == 0;
+  if (!exists && errno != ENOENT) fail(file, "cannot reach", errno);
+  if (exists && existing.st_nlink > 1) {
+    // rename() would give this name a new file and leave the other names
+    // with the old content: refuse rather than split them silently.
+    throw InputError(file.string() + ": has " + std::to_string(existing.st_nlink) +
+                     " hard links, which replacing it would detach; give it a single name (or a symlink)");
+  }
+
+  // An unnamed file (O_TMPFILE) while writing: a process killed in the
+  // middle leaves nothing behind. It gets a name only just before the rename.
+  // File systems without O_TMPFILE get a named temporary, removed on every
+  // error this function sees.
+  std::string temp = (dir / temporary_name(target)).string();
+  Descriptor out(::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600));
+  const bool unnamed = out.fd >= 0;
+  if (!unnamed) {
+    out.fd = ::mkstemp(temp.data());
+    if (out.fd < 0) fail(file, "cannot write", errno);
+  }
+  const auto remove_named = [&] {
+    if (!unnamed) std::remove(temp.c_str());
+  };
+  try {
+    write_all(out.fd, text, file);
+    take_attributes(out.fd, exists ? &existing : nullptr, file);
+    if (::fsync(out.fd) != 0) fail(file, "cannot sync", errno);
+    if (unnamed) {
+      // linkat() wants a name nobody has: mkstemp's pattern, with the six
+      // characters from the process and the clock, tried again on a collision.
+      const std::string proc = "/proc/self/fd/" + std::to_string(out.fd);
+      for (int attempt = 0;; ++attempt) {
+        temp = (dir / temporary_name(target)).string();
+        unique_suffix(temp, attempt);
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, temp.c_str(), AT_SYMLINK_FOLLOW) == 0) break;
+        if (errno != EEXIST || attempt == 100) fail(file, "cannot write", errno);
+      }
+    }
+  } catch (...) {
+    remove_named();
+    throw;
+  }
+  if (std::rename(temp.c_str(), target.c_str()) != 0) {
+    const int error = errno;
     std::remove(temp.c_str());
-    throw InputError(file.string() + ": cannot replace: " + reason);
+    fail(file, "cannot replace", error);
+  }
+  // The rename is durable once the directory is.
+  const Descriptor directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (directory.fd >= 0) ::fsync(directory.fd);
+}
+
+void remove_stale_temporaries(const std::filesystem::path& file) {
+  const fs::path target = replaced_file(file);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
+  const std::string pattern = temporary_name(target);
+  const std::string_view prefix = std::string_view(pattern).substr(0, pattern.size() - 6);
+  std::error_code error;
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() == pattern.size() && name.compare(0, prefix.size(), prefix) == 0 && entry.is_regular_file(error)) {
+      fs::remove(entry.path(), error);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <ostream>
 
+#include "escape.h"
 #include "format.h"
 
 namespace allocgate::reports {
@@ -18,10 +19,12 @@ bool CompareRow::bytes_changed() const {
 bool CompareRow::time_changed() const { return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1); }
 
 std::vector<CompareRow> compare_reports(const Report& base, const Report& head) {
+  const CaseIndex base_index(base), head_index(head);
   std::vector<CompareRow> rows;
+  rows.reserve(base.cases.size());
   for (const CaseResult& b : base.cases) {
     CompareRow row{b.name, b, std::nullopt, {}, {}, {}};
-    if (const CaseResult* h = head.find(b.name)) row.head = *h;
+    if (const CaseResult* h = head_index.find(b.name)) row.head = *h;
     if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
       row.time_ratio = *row.head->ns_median / *b.ns_median;
       if (b.ns_min && b.ns_max && row.head->ns_min && row.head->ns_max && *b.ns_min > 0) {
@@ -32,7 +35,7 @@ std::vector<CompareRow> compare_reports(const Report& base, const Report& head) 
     rows.push_back(row);
   }
   for (const CaseResult& h : head.cases) {
-    if (!base.find(h.name)) rows.push_back(CompareRow{h.name, std::nullopt, h, {}, {}, {}});
+    if (!base_index.find(h.name)) rows.push_back(CompareRow{h.name, std::nullopt, h, {}, {}, {}});
   }
   const auto rank = [](const CompareRow& r) {
     if (!r.base || !r.head) return 4;
@@ -104,17 +107,20 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     out << "| case | allocs/op | bytes/op delta | time head/base [spread] | |\n|---|---:|---:|---:|---|\n";
     for (const CompareRow& r : rows) {
       const Cells c = cells_of(r);
-      out << "| `" << r.name << "` | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
+      out << "| " << markdown_code(r.name) << " | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
     }
     return;
   }
+  std::vector<std::string> names;  // as a terminal shows them
+  names.reserve(rows.size());
   std::size_t width = 4;
-  for (const CompareRow& r : rows) width = std::max(width, r.name.size());
+  for (const CompareRow& r : rows) width = std::max(width, names.emplace_back(terminal_text(r.name)).size());
   out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(26) << "allocs/op"
       << std::setw(14) << "bytes/op" << std::setw(28) << "time head/base [spread]" << "  \n";
-  for (const CompareRow& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow& r = rows[i];
     const Cells c = cells_of(r);
-    out << std::left << std::setw(static_cast<int>(width)) << r.name << std::right << std::setw(26) << c.allocs
+    out << std::left << std::setw(static_cast<int>(width)) << names[i] << std::right << std::setw(26) << c.allocs
         << std::setw(14) << c.bytes << std::setw(28) << c.time << "  " << c.note << "\n";
   }
   // Under each case whose allocations changed: which sites account for it.
@@ -122,9 +128,9 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     if (!r.allocs_changed()) continue;
     const auto changes = site_changes(r);
     if (changes.empty()) continue;
-    out << "\n" << r.name << ": allocs/op by site, head - base\n";
+    out << "\n" << terminal_text(r.name) << ": allocs/op by site, head - base\n";
     for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
-      out << "  " << signed_exact(changes[i].second) << "  " << changes[i].first << "\n";
+      out << "  " << signed_exact(changes[i].second) << "  " << terminal_text(changes[i].first) << "\n";
     }
   }
 }

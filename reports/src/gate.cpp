@@ -5,6 +5,7 @@
 #include <ostream>
 #include <set>
 
+#include "escape.h"
 #include "format.h"
 #include "input_error.h"
 
@@ -115,11 +116,9 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
     if (bound != section->second.end()) row.bound = bound->second;
     result.rows.push_back(std::move(row));
   }
-  for (const auto& [bounded_name, bound] : section->second) {
-    const std::string& name = bounded_name;  // clang 14 cannot capture a structured binding
-    const bool not_run = std::any_of(report.not_run.begin(), report.not_run.end(),
-                                     [&](const NotRun& n) { return n.name == name; });
-    if (report.find(name) == nullptr && !not_run) {
+  const CaseIndex index(report);
+  for (const auto& [name, bound] : section->second) {
+    if (index.find(name) == nullptr && index.find_not_run(name) == nullptr) {
       result.rows.push_back({name, Status::missing, bound, std::nullopt, "bounded, but not in the report"});
     }
   }
@@ -131,7 +130,8 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
 
 namespace {
 
-void print_summary(std::ostream& out, const GateResult& r) {
+// The toolchain comes from the report: the caller escapes it for its medium.
+void print_summary(std::ostream& out, const GateResult& r, const std::string& toolchain_shown) {
   out << r.count(Status::regression) << " regression(s), ";
   if (r.count(Status::errored) > 0) out << r.count(Status::errored) << " errored, ";
   out << r.count(Status::improved) << " improved, "
@@ -139,7 +139,7 @@ void print_summary(std::ostream& out, const GateResult& r) {
       << r.count(Status::missing) << " bound(s) without a case";
   if (r.count(Status::unmeasured) > 0) out << ", " << r.count(Status::unmeasured) << " unmeasured";
   if (r.count(Status::skipped) > 0) out << ", " << r.count(Status::skipped) << " skipped";
-  out << " [" << r.toolchain << "]\n";
+  out << " [" << toolchain_shown << "]\n";
 }
 
 }  // namespace
@@ -152,6 +152,7 @@ constexpr std::size_t kSitesShown = 3;
 // Rows that fail the gate whatever --strict says, printed ahead of the table.
 bool fails(const GateRow& row) { return row.status == Status::regression || row.status == Status::errored; }
 
+// Unescaped: each printer escapes it for its medium.
 std::string site_line(const SiteSummary& site) {
   return exact(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
 }
@@ -161,23 +162,26 @@ std::string site_line(const SiteSummary& site) {
 void print_text(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
-    out << label(row.status) << " " << row.name << ": " << row.detail << "\n";
+    out << label(row.status) << " " << terminal_text(row.name) << ": " << terminal_text(row.detail) << "\n";
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "    " << site_line(row.measured->sites[i]) << "\n";
+      out << "    " << terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
+  std::vector<std::string> names;  // as a terminal shows them
+  names.reserve(result.rows.size());
   std::size_t width = 4;
-  for (const GateRow& row : result.rows) width = std::max(width, row.name.size());
+  for (const GateRow& row : result.rows) width = std::max(width, names.emplace_back(terminal_text(row.name)).size());
   out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(12) << "bound"
       << std::setw(12) << "allocs/op" << std::setw(10) << "delta" << std::setw(12) << "bytes/op"
       << "  status\n";
-  for (const GateRow& row : result.rows) {
+  for (std::size_t i = 0; i < result.rows.size(); ++i) {
+    const GateRow& row = result.rows[i];
     const RowCells c = cells_of(row);
-    out << std::left << std::setw(static_cast<int>(width)) << row.name << std::right << std::setw(12) << c.bound
+    out << std::left << std::setw(static_cast<int>(width)) << names[i] << std::right << std::setw(12) << c.bound
         << std::setw(12) << c.measured << std::setw(10) << c.delta << std::setw(12) << c.bytes << "  "
         << label(row.status) << "\n";
   }
-  print_summary(out, result);
+  print_summary(out, result, terminal_text(result.toolchain));
 }
 
 void print_markdown(std::ostream& out, const GateResult& result) {
@@ -185,20 +189,20 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
-    out << "- **" << row.name << "**: " << row.detail << "\n";
+    out << "- **" << markdown_text(row.name) << "**: " << markdown_text(row.detail) << "\n";
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "  - " << site_line(row.measured->sites[i]) << "\n";
+      out << "  - " << markdown_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
   if (failed) out << "\n";
   out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
   for (const GateRow& row : result.rows) {
     const RowCells c = cells_of(row);
-    out << "| `" << row.name << "` | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
+    out << "| " << markdown_code(row.name) << " | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
         << " | " << (fails(row) ? "**" + std::string(label(row.status)) + "**" : label(row.status)) << " |\n";
   }
   out << "\n";
-  print_summary(out, result);
+  print_summary(out, result, markdown_text(result.toolchain));
 }
 
 void print_github_annotations(std::ostream& out, const GateResult& result) {
@@ -209,12 +213,12 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     const bool has_site = row.measured && !row.measured->sites.empty();
     if (has_site && !row.measured->sites[0].where.file.empty()) {
       const SiteFrame& where = row.measured->sites[0].where;
-      out << "file=" << where.file << ",line=" << where.line << ",";
+      out << "file=" << workflow_property(where.file) << ",line=" << where.line << ",";
     }
+    std::string message = row.name + ": " + row.detail;
+    if (has_site) message += "; top site: " + site_line(row.measured->sites[0]);
     out << "title=" << (row.status == Status::errored ? "benchmark error" : "allocation regression") << "::"
-        << row.name << ": " << row.detail;
-    if (has_site) out << "; top site: " << site_line(row.measured->sites[0]);
-    out << "\n";
+        << workflow_data(message) << "\n";
   }
 }
 

@@ -16,6 +16,7 @@
 #include "allocgate/toolchain.h"
 #include "bounds.h"
 #include "compare.h"
+#include "escape.h"
 #include "gate.h"
 #include "heaptrack.h"
 #include "input_error.h"
@@ -34,7 +35,11 @@ constexpr int kBadInput = 2;
 constexpr int kInternal = 3;
 
 std::string report_toolchain(const Report& report, const std::string& override_key, const std::string& source) {
-  if (!override_key.empty()) return override_key;
+  if (!override_key.empty()) {
+    // It becomes a key of the bounds file, which is JSON text.
+    if (!valid_utf8(override_key)) throw InputError("--toolchain " + override_key + " is not valid UTF-8");
+    return override_key;
+  }
   const std::string key = report.toolchain();
   if (key.empty()) {
     throw InputError(source + " does not name its toolchain (allocgate_toolchain in its context); pass --toolchain");
@@ -45,7 +50,9 @@ std::string report_toolchain(const Report& report, const std::string& override_k
 // Says on stderr which runs of a Google Benchmark JSON the figures came from.
 Report read_report_saying_source(const std::string& file) {
   Report report = read_report(file);
-  if (!report.source_summary.empty()) std::cerr << "allocgate: " << file << ": " << report.source_summary << "\n";
+  if (!report.source_summary.empty()) {
+    std::cerr << "allocgate: " << terminal_text(file) << ": " << report.source_summary << "\n";
+  }
   return report;
 }
 
@@ -231,10 +238,15 @@ int main(int argc, char** argv) {
       return 0;
     }
   } catch (const InputError& e) {
-    std::cerr << "allocgate: " << e.what() << "\n";
+    // Messages quote the input: one line, nothing a terminal or a CI log acts on.
+    std::cerr << "allocgate: " << terminal_text(e.what()) << "\n";
+    return kBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the user named that cannot be searched, read or written.
+    std::cerr << "allocgate: " << terminal_text(e.what()) << "\n";
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "allocgate: internal error: " << e.what() << "\n";
+    std::cerr << "allocgate: internal error: " << terminal_text(e.what()) << "\n";
     return kInternal;
   }
   return kBadInput;

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "allocgate/report_keys.h"
+#include "format.h"
 #include "input_error.h"
 #include "json_file.h"
 
@@ -27,17 +29,36 @@ std::string Report::toolchain() const {
   return it != context.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-const CaseResult* Report::find(const std::string& name) const {
-  for (const CaseResult& c : cases) {
-    if (c.name == name) return &c;
-  }
-  return nullptr;
+CaseIndex::CaseIndex(const Report& report) {
+  cases_.reserve(report.cases.size());
+  for (const CaseResult& c : report.cases) cases_.emplace(c.name, &c);
+  for (const NotRun& n : report.not_run) not_run_.emplace(n.name, &n);
+}
+
+const CaseResult* CaseIndex::find(std::string_view name) const {
+  const auto it = cases_.find(name);
+  return it == cases_.end() ? nullptr : it->second;
+}
+
+const NotRun* CaseIndex::find_not_run(std::string_view name) const {
+  const auto it = not_run_.find(name);
+  return it == not_run_.end() ? nullptr : it->second;
 }
 
 namespace {
 
 // Readers check every figure: a report is input, and a NaN or a negative
-// count in it must stop the gate, not pass it.
+// count in it must stop the gate, not pass it; nor may a huge one reach a
+// conversion to an integer, where it would be undefined behaviour.
+constexpr double kMaxCount = 9007199254740992.0;  // 2^53
+
+// What a case may carry. allocgate writes at most kReportedSites sites and
+// kReportedStacks stacks of kReportedFrames frames; these leave room for
+// other writers and stop a hostile report before the flame graph recurses
+// through a 100,000-frame stack.
+constexpr std::size_t kMaxSitesPerCase = 1000;
+constexpr std::size_t kMaxStacksPerCase = 1000;
+constexpr std::size_t kMaxFramesPerStack = 256;
 class Reader {
  public:
   Reader(const std::string& source, const nlohmann::json& entry, std::size_t index)
@@ -62,6 +83,17 @@ class Reader {
     return value;
   }
 
+  /// A whole count (a size, an iteration count): an integer no larger than
+  /// 2^53, so that it converts to an integer type exactly.
+  std::optional<std::uint64_t> count(const char* key) const {
+    const std::optional<double> value = figure(key);
+    if (!value) return std::nullopt;
+    if (*value > kMaxCount || std::trunc(*value) != *value) {
+      fail(label() + ": " + key + " is not a whole number up to 2^53 (" + entry_.at(key).dump() + ")");
+    }
+    return static_cast<std::uint64_t>(*value);
+  }
+
   std::string text(const char* key) const {
     const auto it = entry_.find(key);
     if (it == entry_.end() || it->is_null()) return {};
@@ -82,11 +114,12 @@ class Reader {
 // A case's sites and stacks (`run --sites`, `--allocgate_sites`), checked like
 // every figure, named after the case.
 void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
-  const auto number = [&](const nlohmann::json& object, const char* key) {
+  const auto number = [&](const nlohmann::json& object, const char* key, double max = HUGE_VAL) {
     const auto value = object.find(key);
     if (value == object.end()) return 0.0;
-    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0) {
-      r.fail(c.name + ": a site's " + key + " is not a number >= 0");
+    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0 ||
+        value->get<double>() > max) {
+      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + exact(max) + " (" + value->dump() + ")");
     }
     return value->get<double>();
   };
@@ -98,18 +131,30 @@ void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
   };
   if (const auto it = entry.find(k::kSites); it != entry.end()) {
     if (!it->is_array()) r.fail(c.name + ": sites is not an array");
+    if (it->size() > kMaxSitesPerCase) {
+      r.fail(c.name + ": " + std::to_string(it->size()) + " sites (at most " + std::to_string(kMaxSitesPerCase) + ")");
+    }
     for (const auto& site : *it) {
       if (!site.is_object()) r.fail(c.name + ": a site is not an object");
+      const double line = number(site, k::kLine, std::numeric_limits<unsigned>::max());
+      if (std::trunc(line) != line) r.fail(c.name + ": a site's line is not a whole number");
       c.sites.push_back(SiteSummary{
-          SiteFrame{text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(number(site, k::kLine))},
+          SiteFrame{text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(line)},
           number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField)});
     }
   }
   if (const auto it = entry.find(k::kStacks); it != entry.end()) {
     if (!it->is_array()) r.fail(c.name + ": stacks is not an array");
+    if (it->size() > kMaxStacksPerCase) {
+      r.fail(c.name + ": " + std::to_string(it->size()) + " stacks (at most " + std::to_string(kMaxStacksPerCase) + ")");
+    }
     for (const auto& stack : *it) {
       if (!stack.is_object() || !stack.contains(k::kFrames) || !stack[k::kFrames].is_array()) {
         r.fail(c.name + ": a stack has no frames array");
+      }
+      if (stack[k::kFrames].size() > kMaxFramesPerStack) {
+        r.fail(c.name + ": a stack of " + std::to_string(stack[k::kFrames].size()) + " frames (at most " +
+               std::to_string(kMaxFramesPerStack) + ")");
       }
       StackSummary summary;
       for (const auto& frame : stack[k::kFrames]) {
@@ -117,7 +162,8 @@ void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
         summary.frames.push_back(frame.get<std::string>());
       }
       const auto count = stack.find(k::kAllocsPerOpField);
-      if (count == stack.end() || !count->is_number() || !(count->get<double>() >= 0)) {
+      if (count == stack.end() || !count->is_number() || !(count->get<double>() >= 0) ||
+          !std::isfinite(count->get<double>())) {
         r.fail(c.name + ": a stack has no allocs_per_op");
       }
       summary.allocs_per_op = count->get<double>();
@@ -132,7 +178,7 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
   c.name = r.name();
   c.workload = r.text(k::kWorkload);
   c.variant = r.text(k::kVariant);
-  c.size = static_cast<std::uint64_t>(r.figure(k::kSize).value_or(0));
+  c.size = r.count(k::kSize).value_or(0);
   const auto allocs = r.figure(k::kAllocsPerOpField);
   if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
   c.allocs_per_op = *allocs;
@@ -142,7 +188,7 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
   c.cpu_ns_median = r.figure(k::kCpuTime);
   c.ns_min = r.figure(k::kNsPerOpMin);
   c.ns_max = r.figure(k::kNsPerOpMax);
-  if (const auto iterations = r.figure(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
+  if (const auto iterations = r.count(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
   c.output_sha256 = r.text(k::kOutputSha256);
   if (const auto it = entry.find(k::kEqualToReference); it != entry.end() && !it->is_null()) {
     if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
@@ -179,7 +225,14 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
     c.allocs_per_op = std::max(c.allocs_per_op, *r.figure(k::kAllocsPerOp));
     if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
     if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
-    if (const auto n = r.figure(k::kIterations)) c.iterations = c.iterations.value_or(0) + static_cast<std::int64_t>(*n);
+    if (const auto n = r.count(k::kIterations)) {
+      // Each repetition's count is at most 2^53; their sum may still not fit.
+      std::int64_t sum = 0;
+      if (__builtin_add_overflow(c.iterations.value_or(0), static_cast<std::int64_t>(*n), &sum)) {
+        r.fail(name + ": the repetitions' iterations add up to more than 2^63");
+      }
+      c.iterations = sum;
+    }
     if (c.sites.empty()) read_sites(r, *entry, c);  // --allocgate_sites writes them into every repetition
     const std::string unit = r.text(k::kTimeUnit);
     real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
@@ -274,6 +327,28 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
   return report;
 }
 
+// The context fields the command reads (the toolchain, the tables' workload
+// descriptions) have the types it reads them as; the rest is shown as is.
+void check_context(const nlohmann::json& context, const std::string& source) {
+  const auto fail = [&](const std::string& problem) { throw InputError(source + ": context." + problem); };
+  if (const auto it = context.find(k::kToolchain); it != context.end() && !it->is_string()) {
+    fail(std::string(k::kToolchain) + " is not a string");
+  }
+  const auto workloads = context.find(k::kWorkloads);
+  if (workloads == context.end()) return;
+  if (!workloads->is_object()) fail(std::string(k::kWorkloads) + " is not an object");
+  for (const auto& [name, info] : workloads->items()) {
+    const std::string where = std::string(k::kWorkloads) + "." + name;
+    if (!info.is_object()) fail(where + " is not an object");
+    for (const char* key : {k::kWorkloadSummary, k::kReferenceVariant}) {
+      if (const auto it = info.find(key); it != info.end() && !it->is_string()) fail(where + "." + key + " is not a string");
+    }
+    if (const auto it = info.find(k::kCaseStudySize); it != info.end() && !it->is_number_unsigned()) {
+      fail(where + "." + k::kCaseStudySize + " is not a whole number >= 0");
+    }
+  }
+}
+
 Report read_any(const nlohmann::json& json, const std::string& source) {
   if (!json.is_object()) throw InputError(source + ": not a report (the top level is not an object)");
   const auto context = json.find("context");
@@ -287,10 +362,12 @@ Report read_any(const nlohmann::json& json, const std::string& source) {
   const bool ours = context != json.end() && context->contains(k::kSchemaVersion);
   if (ours) {
     const auto& version = context->at(k::kSchemaVersion);
-    if (!version.is_number_integer() || version.get<int>() != kReportSchemaVersion) {
+    // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
+    if (!version.is_number_integer() || version != kReportSchemaVersion) {
       throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
                        std::to_string(kReportSchemaVersion) + ")");
     }
+    check_context(*context, source);
     report.context = *context;
     std::set<std::string> names;
     for (std::size_t i = 0; i < benchmarks->size(); ++i) {

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -76,7 +78,20 @@ struct Report {
   /// The key its bounds are kept under (context.allocgate_toolchain); empty
   /// when the report does not say.
   std::string toolchain() const;
-  const CaseResult* find(const std::string& name) const;
+};
+
+/// A report's cases and not-run benchmarks by name: what gate and compare
+/// look names up in, so that they stay linear in the number of cases. Points
+/// into the report, which must outlive it unchanged.
+class CaseIndex {
+ public:
+  explicit CaseIndex(const Report& report);
+  const CaseResult* find(std::string_view name) const;
+  const NotRun* find_not_run(std::string_view name) const;
+
+ private:
+  std::unordered_map<std::string_view, const CaseResult*> cases_;
+  std::unordered_map<std::string_view, const NotRun*> not_run_;
 };
 
 /// Sets a case's real time median, minimum and maximum and its CPU time

@@ -19,6 +19,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using allocgate::reports::CaseIndex;
 using allocgate::reports::Report;
 
 using allocgate::reports::testing::Result;
@@ -64,7 +65,7 @@ TEST_P(GoogleBenchmarkShapes, EveryCountedBenchmarkHasItsExactFigures) {
   EXPECT_EQ(report.not_run[0].name, "BM_Errors");
   EXPECT_TRUE(report.not_run[0].errored);
   EXPECT_EQ(report.not_run[0].message, "no input file");
-  EXPECT_EQ(report.find("BM_Uncounted/iterations:10"), nullptr);  // no counters: not a case, not 0
+  EXPECT_EQ(CaseIndex(report).find("BM_Uncounted/iterations:10"), nullptr);  // no counters: not a case, not 0
 
   const bool aggregates_only = GetParam().find("report_aggregates_only") != std::string::npos;
   EXPECT_EQ(report.source_summary,
@@ -117,7 +118,7 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
   const std::string where = "reports/tests/gbench_shapes_bench.cpp";
   for (const auto& [name, allocs] : {std::pair{"BM_Two/iterations:50", 2.0},
                                      std::pair{"BM_OnePerThread/iterations:20/threads:2", 1.0}}) {
-    const auto* c = report.find(name);
+    const auto* c = CaseIndex(report).find(name);
     ASSERT_NE(c, nullptr) << name;
     ASSERT_EQ(c->sites.size(), 1u) << name;
     EXPECT_EQ(c->sites[0].where.file, where);
@@ -135,7 +136,7 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
   EXPECT_EQ(gate.code, 1) << gate.output;
   const std::string line = std::to_string(allocating_line());
   // g++ inlines allocate() ("allocate"), clang 14 does not ("(anonymous namespace)::allocate").
-  const std::string function = report.find("BM_Two/iterations:50")->sites[0].where.function;
+  const std::string function = CaseIndex(report).find("BM_Two/iterations:50")->sites[0].where.function;
   EXPECT_EQ(function.substr(function.rfind("allocate")), "allocate");
   EXPECT_NE(gate.output.find("REGRESSION BM_Two/iterations:50: allocs/op 2 > bound 1 (+1)\n    2 allocs/op from " +
                              function + " (" + where + ":" + line + ")\n"),

@@ -26,14 +26,14 @@ TEST(ReadReport, ReadsAllocgatesOwnReport) {
   const Report r = read_report(kFixtures + "/report.json");
   EXPECT_EQ(r.toolchain(), "gcc-12-libstdc++-12");
   ASSERT_EQ(r.cases.size(), 8u);
-  const CaseResult* v4 = r.find("log_report/v4/2000");
+  const CaseResult* v4 = CaseIndex(r).find("log_report/v4/2000");
   ASSERT_NE(v4, nullptr);
   EXPECT_EQ(v4->workload, "log_report");
   EXPECT_EQ(v4->variant, "v4");
   EXPECT_EQ(v4->size, 2000u);
   EXPECT_EQ(v4->allocs_per_op, 0);
   EXPECT_EQ(v4->equal_to_reference, true);
-  EXPECT_EQ(r.find("log_report/v1/200")->allocs_per_op, 1096);
+  EXPECT_EQ(CaseIndex(r).find("log_report/v1/200")->allocs_per_op, 1096);
   EXPECT_TRUE(v4->ns_median && v4->ns_min && v4->ns_max);
   EXPECT_LE(*v4->ns_min, *v4->ns_median);
   EXPECT_LE(*v4->ns_median, *v4->ns_max);
@@ -82,10 +82,10 @@ TEST(ReadReport, ReadsAGoogleBenchmarkBinarysJson) {
   const Report r = read_report(kFixtures + "/google-benchmark.json");
   EXPECT_EQ(r.toolchain(), "gcc-12-libstdc++-12");  // from allocgate::benchmark_main
   ASSERT_EQ(r.cases.size(), 4u);
-  EXPECT_EQ(r.find("row_parse/naive/100")->allocs_per_op, 346);
-  EXPECT_EQ(r.find("row_parse/optimized/100")->allocs_per_op, 0);
-  EXPECT_NE(r.find("order_format/pooled_contended/1/threads:2"), nullptr);
-  EXPECT_TRUE(r.find("row_parse/naive/100")->ns_median.has_value());
+  EXPECT_EQ(CaseIndex(r).find("row_parse/naive/100")->allocs_per_op, 346);
+  EXPECT_EQ(CaseIndex(r).find("row_parse/optimized/100")->allocs_per_op, 0);
+  EXPECT_NE(CaseIndex(r).find("order_format/pooled_contended/1/threads:2"), nullptr);
+  EXPECT_TRUE(CaseIndex(r).find("row_parse/naive/100")->ns_median.has_value());
 }
 
 TEST(ReadReport, BadInputIsOneLineNamingTheFileAndTheProblem) {

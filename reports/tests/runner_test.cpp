@@ -52,8 +52,8 @@ TEST(Runner, TimesEachCaseWithGoogleBenchmark) {
     EXPECT_LE(*c.ns_median, *c.ns_max);
     EXPECT_GT(c.iterations.value_or(0), 0);
   }
-  EXPECT_EQ(r.find("timestamp/optimized/1")->allocs_per_op, 0);
-  EXPECT_EQ(r.find("timestamp/naive/1")->allocs_per_op, 6);
+  EXPECT_EQ(CaseIndex(r).find("timestamp/optimized/1")->allocs_per_op, 0);
+  EXPECT_EQ(CaseIndex(r).find("timestamp/naive/1")->allocs_per_op, 6);
   EXPECT_EQ(r.context["allocgate_hook_live"], true);
   EXPECT_EQ(r.context["allocgate_repetitions"], 3);
 }
