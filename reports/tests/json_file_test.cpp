@@ -76,6 +76,63 @@ TEST_F(JsonFile, AMissingDirectoryIsBadInputAndNothingIsWritten) {
   EXPECT_FALSE(fs::exists(file));
 }
 
+TEST_F(JsonFile, WritesThroughASymlinkToItsTarget) {
+  const fs::path target = dir_ / "real" / "bounds.json";
+  fs::create_directories(target.parent_path());
+  write_file_atomically(target, "old\n");
+  const fs::path link = dir_ / "bounds.json";
+  fs::create_symlink("real/bounds.json", link);
+  write_file_atomically(link, "new\n");
+  EXPECT_TRUE(fs::is_symlink(link));  // still a link
+  EXPECT_EQ(slurp(target), "new\n");  // and the target has the content
+  EXPECT_EQ(replaced_file(link), dir_ / "real/bounds.json");
+}
+
+TEST_F(JsonFile, ASymlinkLoopIsBadInput) {
+  fs::create_symlink("b.json", dir_ / "a.json");
+  fs::create_symlink("a.json", dir_ / "b.json");
+  EXPECT_THROW(write_file_atomically(dir_ / "a.json", "x"), InputError);
+}
+
+TEST_F(JsonFile, AFileWithOtherHardLinksIsNotDetached) {
+  const fs::path file = dir_ / "bounds.json";
+  write_file_atomically(file, "old\n");
+  fs::create_hard_link(file, dir_ / "other-name.json");
+  try {
+    write_file_atomically(file, "new\n");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("has 2 hard links"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(slurp(dir_ / "other-name.json"), "old\n");  // both names still one file
+  EXPECT_EQ(fs::hard_link_count(file), 2u);
+}
+
+TEST_F(JsonFile, KeepsTheOwnerAndGroup) {
+  if (::geteuid() != 0) GTEST_SKIP() << "giving a file to another owner needs root";
+  const fs::path file = dir_ / "bounds.json";
+  write_file_atomically(file, "old\n");
+  ASSERT_EQ(::chown(file.c_str(), 4321, 8765), 0);
+  write_file_atomically(file, "new\n");
+  struct stat st {};
+  ASSERT_EQ(::stat(file.c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 4321u);
+  EXPECT_EQ(st.st_gid, 8765u);
+}
+
+TEST_F(JsonFile, StaleTemporariesAreRemovedAndNothingElse) {
+  const fs::path file = dir_ / "bounds.json";
+  write_file_atomically(file, "x\n");
+  std::ofstream(dir_ / ".bounds.json.Ab3dE9") << "left by a killed writer";
+  std::ofstream(dir_ / ".bounds.json.keep") << "not one of ours";
+  std::ofstream(dir_ / ".other.json.Ab3dE9") << "another file's";
+  remove_stale_temporaries(file);
+  EXPECT_FALSE(fs::exists(dir_ / ".bounds.json.Ab3dE9"));
+  EXPECT_TRUE(fs::exists(dir_ / ".bounds.json.keep"));
+  EXPECT_TRUE(fs::exists(dir_ / ".other.json.Ab3dE9"));
+  EXPECT_EQ(slurp(file), "x\n");
+}
+
 TEST(JsonNumber, WritesWholeFiguresAsIntegers) {
   EXPECT_EQ(json_number(15022).dump(), "15022");
   EXPECT_EQ(json_number(0).dump(), "0");
@@ -87,6 +144,32 @@ TEST(ParseJson, ANumberBeyondADoubleIsMalformedNotACrash) {
   // The input libFuzzer reduced this to.
   EXPECT_THROW(parse_json(R"({"benchmarks": [{"name": "x", "allocs/op": 2.3308e+0487825648}]})", "x.json"),
                InputError);
+}
+
+TEST(ParseJson, RefusesNestingBeyondTheLimitBeforeAnythingRecurses) {
+  const auto nested = [](int depth) { return std::string(depth, '[') + std::string(depth, ']'); };
+  EXPECT_NO_THROW(parse_json(nested(kMaxJsonDepth), "x.json"));
+  EXPECT_THROW(parse_json(nested(kMaxJsonDepth + 1), "x.json"), InputError);
+  try {
+    parse_json("{\"v\": " + nested(200000) + "}", "x.json");  // 400 KB: used to overflow the stack
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "x.json: JSON nested deeper than 64 levels");
+  }
+}
+
+TEST(ParseJson, AKeyTwiceInOneObjectIsBadInput) {
+  EXPECT_THROW(parse_json(R"({"a": {"x": 1, "y": 2, "x": 3}})", "x.json"), InputError);
+  EXPECT_THROW(parse_json(R"({"a": 1, "b": [{"c": 1}], "a": 2})", "x.json"), InputError);
+  // The same key in sibling or nested objects is fine.
+  EXPECT_NO_THROW(parse_json(R"({"a": {"a": 1}, "b": [{"a": 1}, {"a": 2}]})", "x.json"));
+}
+
+TEST(ParseJson, ANulByteIsBadInputWhereverItIs) {
+  using namespace std::string_literals;
+  for (const std::string& text : {"{\"a\": 1}\0garbage"s, "{\"a\": \0 1}"s, "\0"s}) {
+    EXPECT_THROW(parse_json(text, "x.json"), InputError) << text.size();
+  }
 }
 
 TEST(ParseJson, SaysWhereItBroke) {

@@ -1,0 +1,65 @@
+// Untrusted text escaped for each medium: nothing in a name can become a
+// workflow command, a terminal escape, markdown markup or HTML.
+
+#include "escape.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace {
+
+using namespace allocgate::reports;
+using namespace std::string_literals;
+
+TEST(TerminalText, KeepsPrintableTextAndUtf8) {
+  EXPECT_EQ(terminal_text("log_report/v3/2000"), "log_report/v3/2000");
+  EXPECT_EQ(terminal_text("caf\u00e9 \u65e5\u672c"), "caf\u00e9 \u65e5\u672c");
+}
+
+TEST(TerminalText, ShowsControlsInvalidUtf8AndReorderingEscaped) {
+  EXPECT_EQ(terminal_text("a\nb\r\tc"), "a\\nb\\r\\tc");
+  EXPECT_EQ(terminal_text("\x1b[31mred\x1b[0m"), "\\x1b[31mred\\x1b[0m");
+  EXPECT_EQ(terminal_text("nul\0x"s), "nul\\x00x");
+  EXPECT_EQ(terminal_text("back\\slash"), "back\\\\slash");
+  EXPECT_EQ(terminal_text("\xff\xc0\xaf"), "\\xff\\xc0\\xaf");      // invalid, overlong
+  EXPECT_EQ(terminal_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");      // a surrogate
+  EXPECT_EQ(terminal_text("\xe2\x80\xae" "evil"), "\\u202eevil");  // right-to-left override
+  EXPECT_EQ(terminal_text("\xc2\x9b" "2J"), "\\u009b2J");           // C1 CSI
+}
+
+TEST(ValidUtf8, AcceptsWellFormedOnly) {
+  EXPECT_TRUE(valid_utf8("gcc-12-libstdc++-12 \u00e9\U0001F600"));
+  EXPECT_FALSE(valid_utf8("\xff"));
+  EXPECT_FALSE(valid_utf8("\xe2\x80"));  // cut short
+  EXPECT_FALSE(valid_utf8("\xf4\x90\x80\x80"));  // above U+10FFFF
+}
+
+TEST(WorkflowCommands, DataCannotStartACommandAndPropertiesCannotEndTheList) {
+  EXPECT_EQ(workflow_data("x\n::add-mask::secret"), "x\\n::add-mask::secret");  // one line
+  EXPECT_EQ(workflow_data("100% of it"), "100%25 of it");
+  EXPECT_EQ(workflow_property("a.cpp,line=1::x"), "a.cpp%2Cline=1%3A%3Ax");
+  EXPECT_EQ(workflow_property("dir/file.cpp"), "dir/file.cpp");
+}
+
+TEST(Markdown, MarkupIsEscapedAndNamesStayReadable) {
+  EXPECT_EQ(markdown_text("log_report/v3"), "log_report/v3");
+  EXPECT_EQ(markdown_text("_init_ *bold* [a](b) <img> a|b ~~s~~ &amp; #h `c`"),
+            "\\_init\\_ \\*bold\\* \\[a\\](b) \\<img> a\\|b \\~\\~s\\~\\~ \\&amp; \\#h \\`c\\`");
+  EXPECT_EQ(markdown_text("std::__cxx11::basic_string"), "std::\\_\\_cxx11::basic_string");
+  EXPECT_EQ(markdown_text("a\nb"), "a\\\\nb");  // one line: the newline shown, its backslash escaped
+}
+
+TEST(Markdown, ACodeSpanHoldsAnyName) {
+  EXPECT_EQ(markdown_code("log_report/v3/2000"), "`log_report/v3/2000`");
+  EXPECT_EQ(markdown_code("a|b"), "`a\\|b`");
+  EXPECT_EQ(markdown_code("a`b``c"), "```a`b``c```");
+  EXPECT_EQ(markdown_code("`x"), "`` `x ``");
+}
+
+TEST(Html, EveryMarkupCharacterIsAnEntity) {
+  EXPECT_EQ(html_text("<script>alert('x')</script> & \"q\""),
+            "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+}
+
+}  // namespace

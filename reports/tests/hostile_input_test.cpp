@@ -1,0 +1,256 @@
+// The allocgate command fed what an adversary would hand a CI job: documents
+// that nest deep enough to overflow a recursive reader, duplicate keys that
+// would override a bound, numbers no integer holds, wrong types, and names
+// built to inject workflow commands, terminal escapes and markup. Bad input
+// gets one line and exit 2; names are printed harmlessly.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
+
+const std::string kAllocgate = ALLOCGATE_BIN;
+
+std::string nested(int depth) { return std::string(depth, '[') + std::string(depth, ']'); }
+
+// A report of allocgate's own shape with one case, its parts replaceable.
+std::string report(const std::string& case_fields, const std::string& context_fields = "") {
+  return R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc")" + context_fields +
+         R"(}, "benchmarks": [{"name": "w/v/1", "workload": "w", "variant": "v", "allocs_per_op": 2)" + case_fields +
+         "}]}";
+}
+
+// A Google Benchmark JSON whose benchmark has these repetitions.
+std::string google_benchmark(int repetitions, const std::string& iterations) {
+  std::string entries;
+  for (int i = 0; i < repetitions; ++i) {
+    entries += std::string(i ? "," : "") + R"({"name": "BM_X", "run_name": "BM_X", "run_type": "iteration",
+      "iterations": )" + iterations + R"(, "real_time": 1, "cpu_time": 1, "time_unit": "ns", "allocs/op": 1})";
+  }
+  return R"({"context": {"date": "x"}, "benchmarks": [)" + entries + "]}";
+}
+
+const std::string kBounds = R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {"w/v/1": {"allocs_per_op": 2}}}})";
+
+class HostileInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("allocgate-hostile-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    bounds_ = write("bounds.json", kBounds);
+    report_ = write("report.json", report(""));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const fs::path file = dir_ / name;
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+  }
+
+  // Every way the command reads a report: gate, compare, both tables.
+  std::vector<std::string> readers_of(const std::string& file) const {
+    return {"diff --bounds " + bounds_ + " " + file, "compare " + report_ + " " + file, "table " + file,
+            "table --html " + file};
+  }
+
+  // Runs each command; each must fail with exit 2 and one line naming the problem.
+  void expect_bad_input(const std::vector<std::string>& commands, const std::string& message) {
+    for (const std::string& args : commands) {
+      const Result r = run(kAllocgate + " " + args);
+      EXPECT_EQ(r.code, 2) << args.substr(0, 200) << "\n" << r.output.substr(0, 500);
+      EXPECT_EQ(r.output.rfind("allocgate: ", 0), 0u) << r.output.substr(0, 500);
+      EXPECT_NE(r.output.find(message), std::string::npos) << args.substr(0, 200) << "\n" << r.output.substr(0, 500);
+      EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "one line: " << r.output.substr(0, 500);
+      ++tried_;
+    }
+  }
+
+  fs::path dir_;
+  std::string bounds_, report_;
+  int tried_ = 0;
+};
+
+TEST_F(HostileInput, DeepNestingIsRefusedBeforeAnythingRecurses) {
+  // Each used to overflow the stack (SIGSEGV) in nlohmann's dump() or a copy.
+  const std::string bounds = write("deep-bounds.json", R"({"allocgate_bounds_version": )" + nested(100000) +
+                                                           R"(, "toolchains": {}})");
+  expect_bad_input({"diff --bounds " + bounds + " " + report_, "diff --update --bounds " + bounds + " " + report_},
+                   "nested deeper than 64 levels");
+  const std::string version = write(
+      "deep-version.json", R"({"context": {"allocgate_schema_version": )" + nested(150000) + R"(}, "benchmarks": []})");
+  expect_bad_input(readers_of(version), "nested deeper than 64 levels");
+  const std::string extra = write("deep-extra.json", report("", R"(, "extra": )" + nested(200000)));
+  expect_bad_input(readers_of(extra), "nested deeper than 64 levels");
+  const std::string case_field = write("deep-case.json", report(R"(, "x": )" + nested(65)));
+  expect_bad_input(readers_of(case_field), "nested deeper than 64 levels");
+  // A stack of 100,000 frames is flat JSON, but the flame graph recursed through it.
+  std::string frames = "\"f\"";
+  for (int i = 1; i < 100000; ++i) frames += ",\"f\"";
+  const std::string tall = write("tall-stack.json", report(R"(, "stacks": [{"frames": [)" + frames +
+                                                           R"(], "allocs_per_op": 2}])"));
+  expect_bad_input(readers_of(tall), "a stack of 100000 frames (at most 256)");
+  EXPECT_EQ(tried_, 18);
+}
+
+TEST_F(HostileInput, ADuplicateKeyIsRefusedNeverLastWins) {
+  // The later entry used to win: a 1000-allocation regression read as improved.
+  const std::string bounds = write(
+      "dup-bounds.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {"w/v/1": {"allocs_per_op": 0},
+         "w/v/1": {"allocs_per_op": 1000000}}}})");
+  expect_bad_input({"diff --bounds " + bounds + " " + report_}, "the key \"w/v/1\" appears twice");
+  const std::string sections = write(
+      "dup-sections.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {}, "tc": {}}})");
+  expect_bad_input({"diff --bounds " + sections + " " + report_}, "the key \"tc\" appears twice");
+  const std::string field = write("dup-field.json", report(R"(, "allocs_per_op": 0)"));
+  expect_bad_input(readers_of(field), "the key \"allocs_per_op\" appears twice");
+  const std::string top = write("dup-top.json", R"({"benchmarks": [], "context": {}, "benchmarks": []})");
+  expect_bad_input(readers_of(top), "the key \"benchmarks\" appears twice");
+  EXPECT_EQ(tried_, 10);
+}
+
+TEST_F(HostileInput, BytesAfterANulAreNotIgnored) {
+  const std::string bounds = write("nul-bounds.json", kBounds + std::string(1, '\0') + "garbage");
+  expect_bad_input({"diff --bounds " + bounds + " " + report_}, "(a NUL byte)");
+  const std::string nul = write("nul-report.json", report("") + std::string(1, '\0') + "{");
+  expect_bad_input(readers_of(nul), "(a NUL byte)");
+  EXPECT_EQ(tried_, 5);
+}
+
+TEST_F(HostileInput, NumbersNoIntegerHoldsAreBadInputNotUndefinedBehaviour) {
+  const std::pair<std::string, std::string> fields[] = {
+      {R"(, "size": 1e300)", "size is not a whole number up to 2^53"},
+      {R"(, "size": 1.5)", "size is not a whole number up to 2^53"},
+      {R"(, "iterations": 1e300)", "iterations is not a whole number up to 2^53"},
+      {R"(, "iterations": 18446744073709551615)", "iterations is not a whole number up to 2^53"},
+      {R"(, "sites": [{"function": "f", "file": "f.cpp", "line": 1e300, "allocs_per_op": 1}])", "a site's line"},
+      {R"(, "sites": [{"function": "f", "file": "f.cpp", "line": 4294967296, "allocs_per_op": 1}])", "a site's line"},
+      {R"(, "sites": [{"function": "f", "file": "f.cpp", "line": 2.5, "allocs_per_op": 1}])", "a site's line"},
+      {R"(, "sites": [{"function": "f", "file": "f.cpp", "line": -1, "allocs_per_op": 1}])", "a site's line"},
+      {R"(, "bytes_per_op": 1e999)", "malformed JSON"},
+  };
+  for (const auto& [field, message] : fields) {
+    expect_bad_input(readers_of(write("huge.json", report(field))), message);
+  }
+  // Each repetition's count fits; their sum does not fit an int64.
+  const std::string summed = write("summed.json", google_benchmark(1100, "9007199254740992"));
+  expect_bad_input(readers_of(summed), "iterations add up to more than 2^63");
+  // Versions are compared as numbers: 4294967297 is not 1 (get<int> wrapped it).
+  const std::string version = write(
+      "version.json", R"({"context": {"allocgate_schema_version": 4294967297}, "benchmarks": [{"name": "x", "allocs_per_op": 1}]})");
+  expect_bad_input(readers_of(version), "report schema version 4294967297 is not supported");
+  const std::string bounds_version = write(
+      "bounds-version.json", R"({"allocgate_bounds_version": 4294967297, "toolchains": {}})");
+  expect_bad_input({"diff --bounds " + bounds_version + " " + report_}, "bounds version 4294967297 is not supported");
+  EXPECT_EQ(tried_, 4 * 9 + 4 + 4 + 1);
+}
+
+TEST_F(HostileInput, AWrongTypeAnywhereIsBadInputNotAnInternalError) {
+  const std::pair<std::string, std::string> contexts[] = {
+      {R"(, "allocgate_workloads": [1, 2])", "context.allocgate_workloads is not an object"},
+      {R"(, "allocgate_workloads": {"w": 3})", "context.allocgate_workloads.w is not an object"},
+      {R"(, "allocgate_workloads": {"w": {"summary": 3}})", "allocgate_workloads.w.summary is not a string"},
+      {R"(, "allocgate_workloads": {"w": {"case_study_size": -1}})", "case_study_size is not a whole number"},
+      {R"(, "allocgate_workloads": {"w": {"reference_variant": []}})", "reference_variant is not a string"},
+  };
+  for (const auto& [field, message] : contexts) {
+    expect_bad_input(readers_of(write("types.json", report("", field))), message);
+  }
+  // The toolchain's own key: "tc" is in the report; a number is not a key.
+  const std::string toolchain = R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": 7},
+      "benchmarks": [{"name": "x", "allocs_per_op": 1}]})";
+  expect_bad_input({"diff --bounds " + bounds_ + " " + write("toolchain.json", toolchain)},
+                   "context.allocgate_toolchain is not a string");
+  std::string many_sites = R"(, "sites": [)";
+  for (int i = 0; i < 1001; ++i) many_sites += std::string(i ? "," : "") + R"({"allocs_per_op": 1})";
+  expect_bad_input(readers_of(write("sites.json", report(many_sites + "]"))), "1001 sites (at most 1000)");
+  EXPECT_EQ(tried_, 5 * 4 + 1 + 4);
+}
+
+TEST_F(HostileInput, PathsAndArgumentsThatCannotBeUsedAreBadInput) {
+  // --toolchain becomes a key of the bounds file, which is JSON text.
+  expect_bad_input({"diff --update --toolchain \"$(printf '\\377\\376')\" --bounds " + bounds_ + " " + report_},
+                   "is not valid UTF-8");
+  fs::create_symlink("loop-b.json", dir_ / "loop-a.json");
+  fs::create_symlink("loop-a.json", dir_ / "loop-b.json");
+  expect_bad_input({"diff --update --bounds " + (dir_ / "loop-a.json").string() + " " + report_},
+                   "Too many levels of symbolic links");
+  // A path through a regular file, as if it were a directory.
+  expect_bad_input({"diff --update --bounds " + report_ + "/bounds.json " + report_}, "bounds.json");
+  fs::create_hard_link(bounds_, dir_ / "second-name.json");
+  expect_bad_input({"diff --update --bounds " + bounds_ + " " + report_}, "has 2 hard links");
+  EXPECT_EQ(tried_, 4);
+}
+
+// Names, sites and messages from a report reach a CI log, a terminal, a pull
+// request comment and a web page. None of them may act there.
+TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
+  const std::string evil_name = R"(w/v/1\n::add-mask::secret\n::error::forged\u001b[2J<script>x</script>|`)";
+  const std::string evil = write("evil.json", R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"},
+    "benchmarks": [{"name": ")" + evil_name + R"(", "allocs_per_op": 5,
+      "sites": [{"function": "f\n::warning::x", "file": "a.cpp,line=1::x", "line": 3, "allocs_per_op": 5}]}]})");
+  const std::string bounds = write("evil-bounds.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {")" +
+                                                           evil_name + R"(": {"allocs_per_op": 0}}}})");
+  const auto lines_of = [](const std::string& text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  };
+  const Result annotated = run("GITHUB_ACTIONS=true " + kAllocgate + " diff --bounds " + bounds + " " + evil);
+  EXPECT_EQ(annotated.code, 1) << annotated.output;
+  int commands = 0;
+  for (const std::string& line : lines_of(annotated.output)) {
+    if (line.rfind("::", 0) != 0) continue;
+    ++commands;
+    // The one command is ours, its properties intact and the file's "," and ":" encoded.
+    EXPECT_EQ(line.rfind("::error file=a.cpp%2Cline=1%3A%3Ax,line=3,title=allocation regression::", 0), 0u) << line;
+  }
+  EXPECT_EQ(commands, 1) << annotated.output;
+  EXPECT_EQ(annotated.output.find('\x1b'), std::string::npos);
+  EXPECT_NE(annotated.output.find(R"(w/v/1\n::add-mask::secret\n::error::forged\x1b[2J)"), std::string::npos)
+      << annotated.output;
+
+  const Result markdown = run(kAllocgate + " diff --markdown --bounds " + bounds + " " + evil);
+  for (const std::string& line : lines_of(markdown.output)) {
+    EXPECT_NE(line.rfind("::", 0), 0u) << line;
+    // A table row keeps its seven "|" (six cells); the name's own is escaped.
+    if (line.rfind("| `", 0) == 0 || line.rfind("| ``", 0) == 0) {
+      std::size_t bars = 0;
+      for (std::size_t i = 0; i < line.size(); ++i) bars += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+      EXPECT_EQ(bars, 7u) << line;
+    }
+  }
+  // Outside code spans (the list of regressions) every "<" is escaped:
+  // markdown renders none of it as HTML.
+  for (const std::string& line : lines_of(markdown.output)) {
+    if (line.rfind("- ", 0) != 0 && line.rfind("  - ", 0) != 0) continue;
+    for (std::size_t at = line.find('<'); at != std::string::npos; at = line.find('<', at + 1)) {
+      EXPECT_EQ(line[at - 1], '\\') << line;
+    }
+  }
+
+  const Result html = run(kAllocgate + " table --html " + evil);
+  EXPECT_EQ(html.code, 0) << html.output;
+  EXPECT_EQ(html.output.find("<script>"), std::string::npos);
+  EXPECT_NE(html.output.find("&lt;script&gt;"), std::string::npos);
+
+  const Result compare = run(kAllocgate + " compare " + evil + " " + evil);
+  for (const std::string& line : lines_of(compare.output)) EXPECT_NE(line.rfind("::", 0), 0u) << line;
+  EXPECT_EQ(compare.output.find('\x1b'), std::string::npos);
+}
+
+}  // namespace
