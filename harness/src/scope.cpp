@@ -74,13 +74,11 @@ std::mutex g_process_scopes;
 
 // fork() copies the lock as it is: held by a thread the child does not have,
 // it would hang the child's first scope. The handlers hold it across fork(),
-// so that both sides start with it free.
-void register_fork_handlers() {
-  static const int registered = pthread_atfork([] { g_process_scopes.lock(); },
-                                               [] { g_process_scopes.unlock(); },
-                                               [] { g_process_scopes.unlock(); });
-  (void)registered;
-}
+// so that both sides start with it free. Registered while the program starts,
+// single-threaded: registering on first use could itself race a fork.
+[[maybe_unused]] const int g_fork_handlers = pthread_atfork([] { g_process_scopes.lock(); },
+                                                            [] { g_process_scopes.unlock(); },
+                                                            [] { g_process_scopes.unlock(); });
 
 // Calls operator new through a volatile pointer so that no compiler can
 // elide the pair (clang removes new/delete pairs it can see).
@@ -136,7 +134,6 @@ AllocationStats AllocationScope::stats() const noexcept {
 
 ProcessAllocationScope::ProcessAllocationScope() {
   require_hook();
-  register_fork_handlers();
   detail::ProcessCounters& c = detail::process_counters();
   {
     std::lock_guard lock(g_process_scopes);
