@@ -12,6 +12,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -63,29 +64,51 @@ std::string null_for_non_finite(std::string_view text) {
 // last silently, so a second entry could override a bound). A SAX handler
 // around nlohmann's DOM builder, because the parser-callback interface is
 // quadratic in an array's length (it scans the parent for discarded values).
+//
+// Streaming: the elements of one array under the top-level object are built
+// apart, each handed to a callback when complete and then dropped, so that a
+// report of a million cases is never one document in memory.
 class CheckedDomBuilder {
  public:
   using json = nlohmann::json;
+  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
 
-  CheckedDomBuilder(json& result, const std::string& source) : dom_(result), source_(source) {}
+  CheckedDomBuilder(json& result, const std::string& source, std::string_view stream_key = {},
+                    const JsonElementHandler* on_element = nullptr)
+      : root_(result), dom_(result), source_(source), stream_key_(stream_key), on_element_(on_element) {}
 
-  bool null() { return dom_.null(); }
-  bool boolean(bool value) { return dom_.boolean(value); }
-  bool number_integer(json::number_integer_t value) { return dom_.number_integer(value); }
-  bool number_unsigned(json::number_unsigned_t value) { return dom_.number_unsigned(value); }
-  bool number_float(json::number_float_t value, const std::string& text) { return dom_.number_float(value, text); }
-  bool string(std::string& value) { return dom_.string(value); }
-  bool binary(json::binary_t& value) { return dom_.binary(value); }
+  bool null() {
+    return forward([](Dom& d) { return d.null(); });
+  }
+  bool boolean(bool value) {
+    return forward([&](Dom& d) { return d.boolean(value); });
+  }
+  bool number_integer(json::number_integer_t value) {
+    return forward([&](Dom& d) { return d.number_integer(value); });
+  }
+  bool number_unsigned(json::number_unsigned_t value) {
+    return forward([&](Dom& d) { return d.number_unsigned(value); });
+  }
+  bool number_float(json::number_float_t value, const std::string& text) {
+    return forward([&](Dom& d) { return d.number_float(value, text); });
+  }
+  bool string(std::string& value) {
+    return forward([&](Dom& d) { return d.string(value); });
+  }
+  bool binary(json::binary_t& value) {
+    return forward([&](Dom& d) { return d.binary(value); });
+  }
 
   bool start_object(std::size_t elements) {
     enter();
     if (open_objects_ == keys_.size()) keys_.emplace_back();
     keys_[open_objects_++].clear();
-    return dom_.start_object(elements);
+    return forward([&](Dom& d) { return d.start_object(elements); });
   }
   bool key(std::string& name) {
     keys_[open_objects_ - 1].push_back(name);
-    return dom_.key(name);
+    if (depth_ == 1) root_key_ = name;
+    return forward([&](Dom& d) { return d.key(name); });
   }
   bool end_object() {
     // Sorting the object's keys at its end finds a duplicate in n log n,
@@ -95,15 +118,24 @@ class CheckedDomBuilder {
     const auto twice = std::adjacent_find(keys.begin(), keys.end());
     if (twice != keys.end()) throw InputError(source_ + ": the key \"" + *twice + "\" appears twice in one object");
     --depth_;
-    return dom_.end_object();
+    return forward([](Dom& d) { return d.end_object(); });
   }
   bool start_array(std::size_t elements) {
+    const bool opens_stream = on_element_ != nullptr && stream_depth_ == 0 && depth_ == 1 && open_objects_ == 1 &&
+                              root_key_ == stream_key_;
     enter();
-    return dom_.start_array(elements);
+    if (!opens_stream) return forward([&](Dom& d) { return d.start_array(elements); });
+    stream_depth_ = depth_;
+    return dom_.start_array(0);  // stays empty in the document
   }
   bool end_array() {
+    if (stream_depth_ != 0 && depth_ == stream_depth_ && !element_dom_) {
+      --depth_;
+      stream_depth_ = -1;  // one streamed array per document
+      return dom_.end_array();
+    }
     --depth_;
-    return dom_.end_array();
+    return forward([](Dom& d) { return d.end_array(); });
   }
   // A template, as nlohmann's: it throws the exception as its own type
   // (parse_error, out_of_range), which a base-class parameter would slice.
@@ -119,37 +151,65 @@ class CheckedDomBuilder {
     }
   }
 
-  nlohmann::detail::json_sax_dom_parser<json> dom_;
+  // Sends an event to the document, or to the streamed element it belongs to;
+  // hands the element over once the event completes it.
+  template <class Event>
+  bool forward(Event event) {
+    const bool in_stream = stream_depth_ > 0 && depth_ >= stream_depth_;
+    if (!in_stream) return event(dom_);
+    if (!element_dom_) element_dom_.emplace(element_);
+    const bool ok = event(*element_dom_);
+    if (depth_ == stream_depth_) {
+      element_dom_.reset();
+      json element = std::move(element_);
+      element_ = json();
+      (*on_element_)(std::move(element), streamed_++, root_);
+    }
+    return ok;
+  }
+
+  json& root_;
+  Dom dom_;
   const std::string& source_;
   int depth_ = 0;
   std::vector<std::vector<std::string>> keys_;  // per open object, reused
   std::size_t open_objects_ = 0;
+  std::string root_key_;  // the top-level object's key being read
+  // Streaming: the array's depth while inside it (0 before, -1 after).
+  std::string_view stream_key_;
+  const JsonElementHandler* on_element_;
+  int stream_depth_ = 0;
+  json element_;
+  std::optional<Dom> element_dom_;
+  std::size_t streamed_ = 0;
 };
 
-nlohmann::json parse_checked(std::string_view text, const std::string& source) {
-  nlohmann::json result;
-  CheckedDomBuilder builder(result, source);
-  nlohmann::json::sax_parse(text, &builder);
-  return result;
+// Google Benchmark writes a counter's coefficient of variation as NaN when its
+// mean is 0; such a document is read with those literals as null.
+bool has_non_finite_literal(std::string_view text) {
+  for (const std::string_view literal : {"NaN", "nan", "inf", "Infinity"}) {
+    if (text.find(literal) != std::string_view::npos) return true;
+  }
+  return false;
 }
 
-}  // namespace
-
-nlohmann::json parse_json(std::string_view text, const std::string& source) {
+nlohmann::json parse_checked(std::string_view text, const std::string& source, std::string_view stream_key,
+                             const JsonElementHandler* on_element) {
   // JSON text has no raw NUL (a string must escape it); the parser would stop
   // reading at one and accept whatever came after it.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw InputError(source + ": malformed JSON at byte " + std::to_string(nul + 1) + " (a NUL byte)");
   }
+  // Replaced before parsing, not on a retry, so that a streamed element is
+  // never handed over twice. Only outside strings: "info" in a name stays.
+  const std::string replaced = has_non_finite_literal(text) ? null_for_non_finite(text) : std::string();
+  const std::string_view parsed = replaced.empty() ? text : std::string_view(replaced);
   try {
-    return parse_checked(text, source);
+    nlohmann::json result;
+    CheckedDomBuilder builder(result, source, stream_key, on_element);
+    nlohmann::json::sax_parse(parsed, &builder);
+    return result;
   } catch (const nlohmann::json::parse_error& e) {
-    // Retry without the non-finite literals; report the first error if that
-    // does not help either.
-    try {
-      return parse_checked(null_for_non_finite(text), source);
-    } catch (const nlohmann::json::exception&) {
-    }
     throw InputError(source + ": malformed JSON at byte " + std::to_string(e.byte));
   } catch (const nlohmann::json::exception& e) {
     // Found by fuzzing: a number too large for a double (1e+99999) is an
@@ -158,18 +218,38 @@ nlohmann::json parse_json(std::string_view text, const std::string& source) {
   }
 }
 
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string() + ": cannot read: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw InputError(file.string() + ": cannot read");
+  return std::move(text).str();
+}
+
+}  // namespace
+
+nlohmann::json parse_json(std::string_view text, const std::string& source) {
+  return parse_checked(text, source, {}, nullptr);
+}
+
+nlohmann::json parse_json_streaming(std::string_view text, const std::string& source, std::string_view array_key,
+                                    const JsonElementHandler& on_element) {
+  return parse_checked(text, source, array_key, &on_element);
+}
+
 nlohmann::json json_number(double value) {
   if (std::trunc(value) == value && std::fabs(value) < 9.0e15) return static_cast<std::int64_t>(value);
   return value;
 }
 
 nlohmann::json read_json_file(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string() + ": cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(file.string() + ": cannot read");
-  return parse_json(text.str(), file.string());
+  return parse_json(read_text(file), file.string());
+}
+
+nlohmann::json read_json_file_streaming(const std::filesystem::path& file, std::string_view array_key,
+                                        const JsonElementHandler& on_element) {
+  return parse_json_streaming(read_text(file), file.string(), array_key, on_element);
 }
 
 namespace {

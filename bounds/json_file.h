@@ -2,7 +2,9 @@
 // never leave a half-written file (a temporary beside the target, then rename).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -15,6 +17,18 @@ namespace allocgate::reports {
 /// Parses the file; throws InputError "FILE: cannot read: ..." or
 /// "FILE: malformed JSON at byte N".
 nlohmann::json read_json_file(const std::filesystem::path& file);
+
+/// Receives each element of a streamed array as soon as it is complete: the
+/// element, its index, and the document as far as it is read (the top-level
+/// keys before the array are complete).
+using JsonElementHandler = std::function<void(nlohmann::json&& element, std::size_t index, const nlohmann::json& so_far)>;
+
+/// read_json_file, streaming the array under the top-level object's
+/// `array_key`: each element goes to on_element and is left out of the
+/// returned document (where the array is empty), so that memory holds one
+/// element at a time, not the whole array.
+nlohmann::json read_json_file_streaming(const std::filesystem::path& file, std::string_view array_key,
+                                        const JsonElementHandler& on_element);
 
 /// Runs read(), which checks a parsed document's shape; a
 /// nlohmann::json::exception that escapes it (a check that was missed) becomes
@@ -36,6 +50,8 @@ inline constexpr int kMaxJsonDepth = 64;
 /// InputError when it is not JSON, nests deeper than kMaxJsonDepth, has a key
 /// twice in one object, or holds a NUL byte.
 nlohmann::json parse_json(std::string_view text, const std::string& source);
+nlohmann::json parse_json_streaming(std::string_view text, const std::string& source, std::string_view array_key,
+                                    const JsonElementHandler& on_element);
 
 /// A figure as JSON: an integer when it is one (15022, not 15022.0), else a
 /// double. nlohmann writes numbers the same in every locale.

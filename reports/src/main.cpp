@@ -206,7 +206,7 @@ int main(int argc, char** argv) {
       const Report report = run_cases(run_options, std::cerr);
       print_markdown_tables(std::cout, report);
       if (!run_out.empty()) {
-        write_file_atomically(run_out, to_json(report).dump(2) + "\n");
+        write_file_atomically(run_out, report_text(report));
         std::cerr << "allocgate: wrote " << run_out << "\n";
       }
       return 0;

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "allocgate/report_keys.h"
 #include "format.h"
@@ -270,12 +271,12 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
   return c;
 }
 
-Report read_google_benchmark(const nlohmann::json& json, const std::string& source) {
+Report read_google_benchmark(const std::vector<nlohmann::json>& entries, const nlohmann::json& context,
+                             const std::string& source) {
   // Group the entries by benchmark (run_name: the name without an aggregate's
   // suffix), in the order they first appear.
   std::vector<std::string> order;
   std::map<std::string, BenchmarkEntries> benchmarks;
-  const auto& entries = json.at("benchmarks");
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const auto& entry = entries[i];
     if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
@@ -300,7 +301,7 @@ Report read_google_benchmark(const nlohmann::json& json, const std::string& sour
   }
 
   Report report;
-  report.context = json.value("context", nlohmann::json::object());
+  report.context = context;
   std::size_t from_iteration_runs = 0, from_means = 0;
   for (const std::string& name : order) {
     const BenchmarkEntries& b = benchmarks[name];
@@ -349,54 +350,103 @@ void check_context(const nlohmann::json& context, const std::string& source) {
   }
 }
 
-Report read_any(const nlohmann::json& json, const std::string& source) {
-  if (!json.is_object()) throw InputError(source + ": not a report (the top level is not an object)");
-  const auto context = json.find("context");
-  const auto benchmarks = json.find("benchmarks");
-  if (benchmarks == json.end() || !benchmarks->is_array()) {
-    throw InputError(source + ": not a report (no benchmarks array)");
-  }
-  if (context != json.end() && !context->is_object()) throw InputError(source + ": context is not an object");
+// Reads a report entry by entry, as the parser hands them over. allocgate's
+// own cases are read as they arrive when the context came first (as
+// allocgate writes it), so a report of a million cases is never a million
+// JSON objects at once; Google Benchmark's entries are kept to the end, where
+// they are grouped by benchmark.
+class ReportReader {
+ public:
+  explicit ReportReader(const std::string& source) : source_(source) {}
 
-  Report report;
-  const bool ours = context != json.end() && context->contains(k::kSchemaVersion);
-  if (ours) {
-    const auto& version = context->at(k::kSchemaVersion);
+  // benchmarks[index], with the document as far as it is read.
+  void entry(nlohmann::json&& entry, std::size_t index, const nlohmann::json& so_far) {
+    if (!ours_ && so_far.contains("context")) decide(so_far);
+    if (ours_ && *ours_) {
+      add_case(entry, index);
+    } else {
+      pending_.push_back(std::move(entry));
+    }
+  }
+
+  Report finish(const nlohmann::json& document) {
+    if (!document.is_object()) throw InputError(source_ + ": not a report (the top level is not an object)");
+    const auto benchmarks = document.find("benchmarks");
+    if (benchmarks == document.end() || !benchmarks->is_array()) {
+      throw InputError(source_ + ": not a report (no benchmarks array)");
+    }
+    if (!ours_) decide(document);
+    if (*ours_) {
+      for (std::size_t i = 0; i < pending_.size(); ++i) add_case(pending_[i], i);
+    } else {
+      report_ = read_google_benchmark(pending_, context_, source_);
+    }
+    if (report_.cases.empty() && report_.not_run.empty()) {
+      throw InputError(source_ + (*ours_ ? ": the report has no cases"
+                                         : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
+    }
+    return std::move(report_);
+  }
+
+ private:
+  // Ours or Google Benchmark's, from the context.
+  void decide(const nlohmann::json& document) {
+    const auto context = document.find("context");
+    if (context != document.end() && !context->is_object()) throw InputError(source_ + ": context is not an object");
+    if (context != document.end()) context_ = *context;
+    ours_ = context_.contains(k::kSchemaVersion);
+    if (!*ours_) return;
+    const auto& version = context_.at(k::kSchemaVersion);
     // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
     if (!version.is_number_integer() || version != kReportSchemaVersion) {
-      throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
-                       std::to_string(kReportSchemaVersion) + ")");
+      throw InputError(source_ + ": report schema version " + version.dump() +
+                       " is not supported (this allocgate reads " + std::to_string(kReportSchemaVersion) + ")");
     }
-    check_context(*context, source);
-    report.context = *context;
-    std::set<std::string> names;
-    for (std::size_t i = 0; i < benchmarks->size(); ++i) {
-      const auto& entry = (*benchmarks)[i];
-      if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
-      CaseResult c = read_case(Reader(source, entry, i), entry);
-      if (!names.insert(c.name).second) throw InputError(source + ": case " + c.name + " appears twice");
-      report.cases.push_back(std::move(c));
-    }
-  } else {
-    report = read_google_benchmark(json, source);
+    check_context(context_, source_);
+    report_.context = context_;
   }
-  if (report.cases.empty() && report.not_run.empty()) {
-    throw InputError(source + (ours ? ": the report has no cases"
-                                    : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
+
+  void add_case(const nlohmann::json& entry, std::size_t index) {
+    if (!entry.is_object()) throw InputError(source_ + ": benchmarks[" + std::to_string(index) + "] is not an object");
+    CaseResult c = read_case(Reader(source_, entry, index), entry);
+    if (!names_.insert(c.name).second) throw InputError(source_ + ": case " + c.name + " appears twice");
+    report_.cases.push_back(std::move(c));
   }
-  return report;
-}
+
+  const std::string& source_;
+  std::optional<bool> ours_;
+  nlohmann::json context_ = nlohmann::json::object();
+  std::vector<nlohmann::json> pending_;
+  std::unordered_set<std::string> names_;
+  Report report_;
+};
 
 }  // namespace
 
 Report report_from_json(const nlohmann::json& json, const std::string& source) {
   // Every shape is checked on the way; the wrapper turns a check that was
   // missed into the same one-line error instead of a crash.
-  return with_json_errors(source, [&] { return read_any(json, source); });
+  return with_json_errors(source, [&] {
+    ReportReader reader(source);
+    if (const auto benchmarks = json.find("benchmarks"); json.is_object() && benchmarks != json.end() &&
+                                                         benchmarks->is_array()) {
+      for (std::size_t i = 0; i < benchmarks->size(); ++i) reader.entry(nlohmann::json((*benchmarks)[i]), i, json);
+    }
+    return reader.finish(json);
+  });
 }
 
 Report read_report(const std::filesystem::path& file) {
-  return report_from_json(read_json_file(file), file.string());
+  const std::string source = file.string();
+  return with_json_errors(source, [&] {
+    ReportReader reader(source);
+    const nlohmann::json document = read_json_file_streaming(
+        file, "benchmarks",
+        [&](nlohmann::json&& entry, std::size_t index, const nlohmann::json& so_far) {
+          reader.entry(std::move(entry), index, so_far);
+        });
+    return reader.finish(document);
+  });
 }
 
 nlohmann::json to_json(const Report& report) {
@@ -440,6 +490,14 @@ nlohmann::json to_json(const Report& report) {
   nlohmann::json context = report.context;
   context[k::kSchemaVersion] = kReportSchemaVersion;
   return nlohmann::json{{"context", context}, {"benchmarks", benchmarks}};
+}
+
+std::string report_text(const Report& report) {
+  nlohmann::json json = to_json(report);
+  nlohmann::ordered_json ordered;
+  ordered["context"] = std::move(json["context"]);
+  ordered["benchmarks"] = std::move(json["benchmarks"]);
+  return ordered.dump(2) + "\n";
 }
 
 }  // namespace allocgate::reports
