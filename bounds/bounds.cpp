@@ -15,33 +15,48 @@
 namespace allocgate::reports {
 namespace {
 
-double non_negative(const nlohmann::json& value, const std::string& where) {
-  if (!value.is_number()) throw InputError(where + " is not a number");
+// Where a bound is, for messages: built only when one is needed, not for each
+// of a hundred thousand bounds read.
+struct BoundPlace {
+  const std::string& source;
+  const std::string& toolchain;
+  const std::string& name;
+  std::string str(const char* field = nullptr) const {
+    std::string text = source + ": " + toolchain + " " + name;
+    if (field != nullptr) text.append(".").append(field);
+    return text;
+  }
+};
+
+double non_negative(const nlohmann::json& value, const BoundPlace& place, const char* field) {
+  if (!value.is_number()) throw InputError(place.str(field) + " is not a number");
   const double v = value.get<double>();
-  if (!std::isfinite(v) || v < 0) throw InputError(where + " must be a finite number >= 0, not " + value.dump());
+  if (!std::isfinite(v) || v < 0) {
+    throw InputError(place.str(field) + " must be a finite number >= 0, not " + value.dump());
+  }
   return v;
 }
 
-Bound read_bound(const nlohmann::json& entry, const std::string& where) {
-  if (!entry.is_object()) throw InputError(where + " is not an object");
+Bound read_bound(const nlohmann::json& entry, const BoundPlace& place) {
+  if (!entry.is_object()) throw InputError(place.str() + " is not an object");
   Bound b;
   const auto allocs = entry.find(keys::kAllocsPerOpField);
-  if (allocs == entry.end()) throw InputError(where + " has no allocs_per_op");
-  b.allocs_per_op = non_negative(*allocs, where + ".allocs_per_op");
+  if (allocs == entry.end()) throw InputError(place.str() + " has no allocs_per_op");
+  b.allocs_per_op = non_negative(*allocs, place, keys::kAllocsPerOpField);
   for (const auto& [key, value] : entry.items()) {
     if (key == keys::kAllocsPerOpField) continue;
     if (key == "tolerance") {
-      b.tolerance = non_negative(value, where + ".tolerance");
+      b.tolerance = non_negative(value, place, "tolerance");
     } else if (key == keys::kBytesPerOpField) {
-      b.bytes_per_op = non_negative(value, where + ".bytes_per_op");
+      b.bytes_per_op = non_negative(value, place, keys::kBytesPerOpField);
     } else if (key == "bytes_tolerance") {
-      b.bytes_tolerance = non_negative(value, where + ".bytes_tolerance");
+      b.bytes_tolerance = non_negative(value, place, "bytes_tolerance");
     } else if (key == "note") {
-      if (!value.is_string()) throw InputError(where + ".note is not a string");
+      if (!value.is_string()) throw InputError(place.str("note") + " is not a string");
       b.note = value.get<std::string>();
     } else {
       // A misspelt "tolerence" silently ignored would make the gate lie.
-      throw InputError(where + " has an unknown field '" + key + "'");
+      throw InputError(place.str() + " has an unknown field '" + key + "'");
     }
   }
   return b;
@@ -65,7 +80,8 @@ BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& sourc
     if (!cases.is_object()) throw InputError(source + ": toolchains." + toolchain + " is not an object");
     ToolchainBounds& section = bounds.toolchains[toolchain];
     for (const auto& [name, entry] : cases.items()) {
-      section[name] = read_bound(entry, source + ": " + toolchain + " " + name);
+      // nlohmann keeps an object's keys sorted, as the map does: each goes at the end.
+      section.emplace_hint(section.end(), name, read_bound(entry, BoundPlace{source, toolchain, name}));
     }
   }
   return bounds;

@@ -122,9 +122,25 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
       result.rows.push_back({name, Status::missing, bound, std::nullopt, "bounded, but not in the report"});
     }
   }
-  std::stable_sort(result.rows.begin(), result.rows.end(), [](const GateRow& a, const GateRow& b) {
-    return a.status != b.status ? a.status < b.status : a.name < b.name;
+  // Sorted by index, then moved once: rows are large (each holds its case).
+  std::vector<std::size_t> order(result.rows.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const GateRow& x = result.rows[a];
+    const GateRow& y = result.rows[b];
+    return x.status != y.status ? x.status < y.status : x.name < y.name;
   });
+  // Row i takes row order[i]: each cycle of the permutation rotated by swaps,
+  // in place (a sorted copy would hold every row twice).
+  for (std::size_t start = 0; start < order.size(); ++start) {
+    for (std::size_t i = start;;) {
+      const std::size_t from = order[i];
+      order[i] = i;
+      if (from == start) break;
+      std::swap(result.rows[i], result.rows[from]);
+      i = from;
+    }
+  }
   return result;
 }
 
