@@ -138,6 +138,7 @@ TEST(FailEachAllocation, SeesOnlyTheStatementsAllocationsInsideAnAssertion) {
   const auto sweep = fail_each_allocation([] {
     std::vector<int> v;
     EXPECT_ALLOCATIONS_EQ(v.push_back(1), 1);
+    escape(v.data());  // or clang removes the allocation it can see freed
   });
   EXPECT_EQ(sweep.allocation_points, 1u);
   EXPECT_EQ(sweep.propagated, 1u);
