@@ -100,8 +100,9 @@ int profile_command(const std::string& name, bool heaptrack, long runs, std::str
             << "  temporary allocations: " << summary.temporary << "\n"
             << "  peak heap memory: " << summary.peak << "\n  top allocators:\n";
   for (const HeaptrackAllocator& a : summary.top) {
-    std::cout << "    " << a.calls << " calls: " << a.function << (a.location.empty() ? "" : " (" + a.location + ")")
-              << "\n";
+    // Read from heaptrack_print's output: escaped like any text from a file.
+    std::cout << "    " << a.calls << " calls: " << terminal_text(a.function)
+              << (a.location.empty() ? "" : " (" + terminal_text(a.location) + ")") << "\n";
   }
   return 0;
 }
