@@ -5,6 +5,8 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <new>
 #include <ostream>
@@ -89,11 +91,29 @@ std::atomic<bool> g_hook_verified{false};
 
 }  // namespace
 
-HookNotLinked::HookNotLinked()
-    : std::logic_error(
-          "allocgate: operator new does not reach the counting hook, so every count would "
-          "read 0. Link allocgate::harness into the executable itself (not only into a "
-          "shared library it loads), and do not link another operator new replacement.") {}
+namespace {
+
+// valgrind preloads its vgpreload_*.so files and, by default, replaces the
+// program's own operator new with its own, so the hook never runs.
+bool under_valgrind() noexcept {
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload != nullptr && std::strstr(preload, "vgpreload") != nullptr;
+}
+
+const char* hook_not_linked_message() noexcept {
+  if (under_valgrind()) {
+    return "allocgate: operator new does not reach the counting hook, so every count would "
+           "read 0: valgrind replaces the program's operator new with its own. Run valgrind with "
+           "--soname-synonyms=somalloc=nouserintercepts to keep allocgate's hook.";
+  }
+  return "allocgate: operator new does not reach the counting hook, so every count would "
+         "read 0. Link allocgate::harness into the executable itself (not only into a "
+         "shared library it loads), and do not link another operator new replacement.";
+}
+
+}  // namespace
+
+HookNotLinked::HookNotLinked() : std::logic_error(hook_not_linked_message()) {}
 
 void require_hook() {
   if (g_hook_verified.load(std::memory_order_acquire)) return;
