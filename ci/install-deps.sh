@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages allocgate needs, when any is missing. As root
 # it runs apt-get; otherwise it prints the one line to run.
-# Usage: install-deps.sh [build|test]   (test adds Chromium, for the HTML test)
+# Usage: install-deps.sh [build|test]   (test adds Chromium, valgrind, jemalloc and
+# tcmalloc, which tests run allocgate under)
 set -euo pipefail
 
 packages=(
@@ -16,6 +17,8 @@ packages=(
 )
 if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
+  packages+=(valgrind)             # the hook's message under valgrind
+  packages+=(libjemalloc2 libtcmalloc-minimal4)  # the counts under other mallocs
 fi
 
 missing=()

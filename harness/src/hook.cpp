@@ -217,11 +217,14 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   ThreadState& t = t_state;
   const std::size_t offset = !(flags & kBlockHeaders) ? 0 : align > sizeof(BlockHeader) ? align : sizeof(BlockHeader);
   if (size > static_cast<std::size_t>(-1) - offset) return nullptr;
-  // malloc(0) may return null; the standard wants a unique pointer.
+  // malloc(0) may return null; the standard wants a unique pointer. And malloc
+  // aligns a block only for the objects that fit in it (C11 7.22.3): jemalloc
+  // gives an 8-byte block 8-byte alignment. A block smaller than the alignment
+  // asked for is requested at that size.
   const std::size_t request = offset + size == 0 ? 1 : offset + size;
   void* base = nullptr;
   if (align <= alignof(std::max_align_t)) {
-    base = allocgate_new_malloc(request);
+    base = allocgate_new_malloc(request < align ? align : request);
   } else if (allocgate_new_memalign(&base, align, request) != 0) {
     base = nullptr;
   }
