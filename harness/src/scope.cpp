@@ -10,8 +10,11 @@
 #include <mutex>
 #include <new>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 #include "allocgate/guards.h"
+#include "allocgate/measure.h"
 #include "thread_state.h"
 
 namespace allocgate {
@@ -126,6 +129,12 @@ void require_hook() {
   if (t.uncounted_allocations == before) throw HookNotLinked();
   g_hook_verified.store(true, std::memory_order_release);
 }
+
+namespace detail {
+void throw_invalid_runs(int runs) {
+  throw std::invalid_argument("allocgate::allocs_per_run: runs must be > 0, not " + std::to_string(runs));
+}
+}  // namespace detail
 
 // --- AllocationScope --------------------------------------------------------
 

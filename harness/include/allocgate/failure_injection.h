@@ -38,6 +38,11 @@ struct FailureSweep {
   std::uint64_t absorbed = 0;
 };
 
+// The sweep catches std::bad_alloc: it needs exceptions. Without them
+// (-fno-exceptions) InjectAllocationFailure still makes the nothrow forms
+// return null.
+#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
+
 /// Runs fn() with allocation 0 failing, then allocation 1, 2, ... until a run
 /// completes without reaching the injected failure; that final run is the
 /// successful one. Exceptions other than std::bad_alloc propagate. Throws
@@ -71,5 +76,7 @@ FailureSweep fail_each_allocation(Fn&& fn, std::uint64_t max_points) {
     ++(propagated ? sweep.propagated : sweep.absorbed);
   }
 }
+
+#endif  // exceptions
 
 }  // namespace allocgate

@@ -45,9 +45,14 @@ struct AllocsPerRun {
 /// Go's testing.AllocsPerRun: calls fn() once to warm up (not counted), then
 /// `runs` more times, and returns the allocations per run. Throws
 /// std::invalid_argument when runs <= 0 (Go divides by zero there).
+namespace detail {
+// Out of line, so that the header compiles without exceptions too.
+[[noreturn]] void throw_invalid_runs(int runs);
+}  // namespace detail
+
 template <class Fn>
 AllocsPerRun allocs_per_run(int runs, Fn&& fn, Threads threads = Threads::current) {
-  if (runs <= 0) throw std::invalid_argument("allocgate::allocs_per_run: runs must be > 0");
+  if (runs <= 0) detail::throw_invalid_runs(runs);
   std::invoke(fn);
   AllocsPerRun result;
   result.runs = runs;
