@@ -1,5 +1,5 @@
-// Reading and writing JSON files: one-line errors on read, and writes that
-// never leave a half-written file (a temporary beside the target, then rename).
+// Reading and writing JSON files: one-line errors on read (json_file.cpp), and
+// writes that never leave a half-written file (atomic_write.cpp).
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,11 @@ command -v valgrind >/dev/null || { echo "valgrind is not installed (apt-get ins
 filter=--gtest_filter='AllocationScope.NestedScopesEachSeeTheirOwnAndTheInnerOnes'
 
 output=$(valgrind -q "$test_binary" "$filter" 2>&1 || true)
+if grep -q "debuginfo reader" <<<"$output"; then
+  # valgrind 3.19 gives up on clang 14's DWARF 5 before the program starts.
+  echo "$(valgrind --version) cannot read this binary's debug information; skipped"
+  exit 77
+fi
 grep -q "valgrind replaces the program's operator new" <<<"$output" || { echo "no valgrind message:"; echo "$output"; exit 1; }
 grep -q -- "--soname-synonyms=somalloc=nouserintercepts" <<<"$output" || { echo "no option named:"; echo "$output"; exit 1; }
 
