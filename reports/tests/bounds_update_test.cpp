@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bounds.h"
+#include "command.h"
 
 namespace {
 
@@ -67,19 +68,8 @@ int wait_for(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 }
 
-class BoundsUpdate : public ::testing::Test {
+class BoundsUpdate : public allocgate::reports::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocgate-update-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
   // The files in the directory other than the given ones: temporaries left behind.
   std::vector<std::string> leftovers(const std::vector<std::string>& expected) const {
     std::vector<std::string> extra;
@@ -89,7 +79,6 @@ class BoundsUpdate : public ::testing::Test {
     }
     return extra;
   }
-  fs::path dir_;
 };
 
 TEST_F(BoundsUpdate, EightToolchainsUpdatingAtOnceLoseNoSection) {

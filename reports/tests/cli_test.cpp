@@ -26,16 +26,8 @@ const std::string kBounds = ALLOCGATE_BOUNDS;
 using allocgate::reports::testing::Result;
 using allocgate::reports::testing::run;
 
-class Cli : public ::testing::Test {
+class Cli : public allocgate::reports::testing::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocgate-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   // Bounds recorded from the canary build's counts, as a user records theirs.
   std::string record_canary_bounds() {
     const std::string report = path("canary.json"), bounds = path("canary-bounds.json");
@@ -43,7 +35,6 @@ class Cli : public ::testing::Test {
     EXPECT_EQ(run(kWithCanary + " diff --update --bounds " + bounds + " " + report).code, 0);
     return bounds;
   }
-  fs::path dir_;
 };
 
 TEST_F(Cli, VersionAndHelp) {

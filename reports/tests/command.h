@@ -2,9 +2,11 @@
 // would: a command's exit code and output, and a source line found by its text.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -37,5 +39,29 @@ inline unsigned line_of(const std::string& file, const std::string& text) {
   }
   return 0;
 }
+
+/// A test with a fresh directory of its own (named after the suite and the
+/// test, so concurrent ctest runs do not meet), removed when it ends.
+class ScratchDirTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = std::filesystem::temp_directory_path() /
+           (std::string("allocgate-") + test->test_suite_name() + "-" + test->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  /// Writes text, byte for byte, to a file in the directory; returns its path.
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return path(name);
+  }
+
+  std::filesystem::path dir_;
+};
 
 }  // namespace allocgate::reports::testing

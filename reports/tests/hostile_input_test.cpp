@@ -43,22 +43,12 @@ std::string google_benchmark(int repetitions, const std::string& iterations) {
 
 const std::string kBounds = R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {"w/v/1": {"allocs_per_op": 2}}}})";
 
-class HostileInput : public ::testing::Test {
+class HostileInput : public allocgate::reports::testing::ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("allocgate-hostile-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    ScratchDirTest::SetUp();
     bounds_ = write("bounds.json", kBounds);
     report_ = write("report.json", report(""));
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string write(const std::string& name, const std::string& text) {
-    const fs::path file = dir_ / name;
-    std::ofstream(file, std::ios::binary) << text;
-    return file.string();
   }
 
   // Every way the command reads a report: gate, compare, both tables.
@@ -79,7 +69,6 @@ class HostileInput : public ::testing::Test {
     }
   }
 
-  fs::path dir_;
   std::string bounds_, report_;
   int tried_ = 0;
 };
