@@ -28,59 +28,73 @@ struct BoundPlace {
   }
 };
 
-double non_negative(const nlohmann::json& value, const BoundPlace& place, const char* field) {
-  if (!value.is_number()) throw InputError(place.str(field) + " is not a number");
-  const double v = value.get<double>();
+double non_negative(simdjson::dom::element value, const BoundPlace& place, const char* field) {
+  double v = 0;
+  if (!value.is_number() || value.get(v) != simdjson::SUCCESS) throw InputError(place.str(field) + " is not a number");
   if (!std::isfinite(v) || v < 0) {
-    throw InputError(place.str(field) + " must be a finite number >= 0, not " + value.dump());
+    throw InputError(place.str(field) + " must be a finite number >= 0, not " + json_text(value));
   }
   return v;
 }
 
-Bound read_bound(const nlohmann::json& entry, const BoundPlace& place) {
-  if (!entry.is_object()) throw InputError(place.str() + " is not an object");
+Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
+  simdjson::dom::object entry;
+  if (value.get(entry) != simdjson::SUCCESS) throw InputError(place.str() + " is not an object");
   Bound b;
-  const auto allocs = entry.find(keys::kAllocsPerOpField);
-  if (allocs == entry.end()) throw InputError(place.str() + " has no allocs_per_op");
-  b.allocs_per_op = non_negative(*allocs, place, keys::kAllocsPerOpField);
-  for (const auto& [key, value] : entry.items()) {
-    if (key == keys::kAllocsPerOpField) continue;
-    if (key == "tolerance") {
-      b.tolerance = non_negative(value, place, "tolerance");
+  bool has_allocs = false;
+  for (const auto [key, field] : entry) {
+    if (key == keys::kAllocsPerOpField) {
+      b.allocs_per_op = non_negative(field, place, keys::kAllocsPerOpField);
+      has_allocs = true;
+    } else if (key == "tolerance") {
+      b.tolerance = non_negative(field, place, "tolerance");
     } else if (key == keys::kBytesPerOpField) {
-      b.bytes_per_op = non_negative(value, place, keys::kBytesPerOpField);
+      b.bytes_per_op = non_negative(field, place, keys::kBytesPerOpField);
     } else if (key == "bytes_tolerance") {
-      b.bytes_tolerance = non_negative(value, place, "bytes_tolerance");
+      b.bytes_tolerance = non_negative(field, place, "bytes_tolerance");
     } else if (key == "note") {
-      if (!value.is_string()) throw InputError(place.str("note") + " is not a string");
-      b.note = value.get<std::string>();
+      std::string_view note;
+      if (field.get(note) != simdjson::SUCCESS) throw InputError(place.str("note") + " is not a string");
+      b.note = note;
     } else {
       // A misspelt "tolerence" silently ignored would make the gate lie.
-      throw InputError(place.str() + " has an unknown field '" + key + "'");
+      throw InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
     }
   }
+  if (!has_allocs) throw InputError(place.str() + " has no allocs_per_op");
   return b;
 }
 
-BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& source) {
-  if (!json.is_object()) throw InputError(source + ": not a bounds file (the top level is not an object)");
-  const auto version = json.find("allocgate_bounds_version");
-  if (version == json.end()) throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
-  // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
-  if (!version->is_number_integer() || *version != kBoundsSchemaVersion) {
-    throw InputError(source + ": bounds version " + version->dump() + " is not supported (this allocgate reads " +
+BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& source) {
+  simdjson::dom::object json;
+  if (root.get(json) != simdjson::SUCCESS) {
+    throw InputError(source + ": not a bounds file (the top level is not an object)");
+  }
+  simdjson::dom::element version;
+  if (json.at_key("allocgate_bounds_version").get(version) != simdjson::SUCCESS) {
+    throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
+  }
+  // Compared as JSON integers: reading it as an int would take 4294967297 for 1.
+  std::int64_t number = 0;
+  if (!version.is_int64() || version.get(number) != simdjson::SUCCESS || number != kBoundsSchemaVersion) {
+    throw InputError(source + ": bounds version " + json_text(version) + " is not supported (this allocgate reads " +
                      std::to_string(kBoundsSchemaVersion) + ")");
   }
-  const auto toolchains = json.find("toolchains");
-  if (toolchains == json.end() || !toolchains->is_object()) {
+  simdjson::dom::object toolchains;
+  if (json.at_key("toolchains").get(toolchains) != simdjson::SUCCESS) {
     throw InputError(source + ": toolchains is missing or not an object");
   }
   BoundsFile bounds;
-  for (const auto& [toolchain, cases] : toolchains->items()) {
-    if (!cases.is_object()) throw InputError(source + ": toolchains." + toolchain + " is not an object");
+  for (const auto [toolchain_key, section_value] : toolchains) {
+    const std::string toolchain(toolchain_key);
+    simdjson::dom::object cases;
+    if (section_value.get(cases) != simdjson::SUCCESS) {
+      throw InputError(source + ": toolchains." + toolchain + " is not an object");
+    }
     ToolchainBounds& section = bounds.toolchains[toolchain];
-    for (const auto& [name, entry] : cases.items()) {
-      // nlohmann keeps an object's keys sorted, as the map does: each goes at the end.
+    for (const auto [name_key, entry] : cases) {
+      // The file is written sorted, as the map is: each goes at the end.
+      const std::string name(name_key);
       section.emplace_hint(section.end(), name, read_bound(entry, BoundPlace{source, toolchain, name}));
     }
   }
@@ -90,11 +104,11 @@ BoundsFile read_bounds_json(const nlohmann::json& json, const std::string& sourc
 }  // namespace
 
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
-  return with_json_errors(source, [&] { return read_bounds_json(json, source); });
+  return read_bounds_json(parse_document(json.dump(), source).root(), source);
 }
 
 BoundsFile read_bounds(const std::filesystem::path& file) {
-  return bounds_from_json(read_json_file(file), file.string());
+  return read_bounds_json(read_json_document(file).root(), file.string());
 }
 
 namespace {

@@ -42,6 +42,8 @@ BoundsFile read_bounds(const std::filesystem::path& file);
 /// exclusive lock on the file's directory, so that concurrent updates (two toolchains'
 /// jobs, ctest -j recording) lose nothing. Throws InputError.
 void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change);
+/// read_bounds on a document built in memory (tests, the fuzzer): its text
+/// goes through the same reader as a file's.
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source);
 nlohmann::json to_json(const BoundsFile& bounds);
 

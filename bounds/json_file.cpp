@@ -1,5 +1,5 @@
-// Reading JSON files (json_file.h): parsed with the document's depth and keys
-// checked on the way, optionally streaming one array; one-line errors.
+// Reading JSON files (json_file.h): parsed by simdjson, then checked for
+// duplicate keys; one-line errors that say where the text broke.
 // Writing them is atomic_write.cpp's.
 
 #include "json_file.h"
@@ -55,135 +55,8 @@ std::string null_for_non_finite(std::string_view text) {
   return out;
 }
 
-// Builds the document as nlohmann's own parser does, checking it on the way,
-// before anything recurses over it: nesting deeper than kMaxJsonDepth (dump(),
-// copies and comparisons recurse, and a few hundred kilobytes of brackets
-// would overflow the stack) and a key twice in one object (nlohmann keeps the
-// last silently, so a second entry could override a bound). A SAX handler
-// around nlohmann's DOM builder, because the parser-callback interface is
-// quadratic in an array's length (it scans the parent for discarded values).
-//
-// Streaming: the elements of one array under the top-level object are built
-// apart, each handed to a callback when complete and then dropped, so that a
-// report of a million cases is never one document in memory.
-class CheckedDomBuilder {
- public:
-  using json = nlohmann::json;
-  using Dom = nlohmann::detail::json_sax_dom_parser<json>;
-
-  CheckedDomBuilder(json& result, const std::string& source, std::string_view stream_key = {},
-                    const JsonElementHandler* on_element = nullptr)
-      : root_(result), dom_(result), source_(source), stream_key_(stream_key), on_element_(on_element) {}
-
-  bool null() {
-    return forward([](Dom& d) { return d.null(); });
-  }
-  bool boolean(bool value) {
-    return forward([&](Dom& d) { return d.boolean(value); });
-  }
-  bool number_integer(json::number_integer_t value) {
-    return forward([&](Dom& d) { return d.number_integer(value); });
-  }
-  bool number_unsigned(json::number_unsigned_t value) {
-    return forward([&](Dom& d) { return d.number_unsigned(value); });
-  }
-  bool number_float(json::number_float_t value, const std::string& text) {
-    return forward([&](Dom& d) { return d.number_float(value, text); });
-  }
-  bool string(std::string& value) {
-    return forward([&](Dom& d) { return d.string(value); });
-  }
-  bool binary(json::binary_t& value) {
-    return forward([&](Dom& d) { return d.binary(value); });
-  }
-
-  bool start_object(std::size_t elements) {
-    enter();
-    if (open_objects_ == keys_.size()) keys_.emplace_back();
-    keys_[open_objects_++].clear();
-    return forward([&](Dom& d) { return d.start_object(elements); });
-  }
-  bool key(std::string& name) {
-    keys_[open_objects_ - 1].push_back(name);
-    if (depth_ == 1) root_key_ = name;
-    return forward([&](Dom& d) { return d.key(name); });
-  }
-  bool end_object() {
-    // Sorting the object's keys at its end finds a duplicate in n log n,
-    // where a set per object would allocate per key.
-    std::vector<std::string>& keys = keys_[--open_objects_];
-    std::sort(keys.begin(), keys.end());
-    const auto twice = std::adjacent_find(keys.begin(), keys.end());
-    if (twice != keys.end()) throw InputError(source_ + ": the key \"" + *twice + "\" appears twice in one object");
-    --depth_;
-    return forward([](Dom& d) { return d.end_object(); });
-  }
-  bool start_array(std::size_t elements) {
-    const bool opens_stream = on_element_ != nullptr && stream_depth_ == 0 && depth_ == 1 && open_objects_ == 1 &&
-                              root_key_ == stream_key_;
-    enter();
-    if (!opens_stream) return forward([&](Dom& d) { return d.start_array(elements); });
-    stream_depth_ = depth_;
-    return dom_.start_array(0);  // stays empty in the document
-  }
-  bool end_array() {
-    if (stream_depth_ != 0 && depth_ == stream_depth_ && !element_dom_) {
-      --depth_;
-      stream_depth_ = -1;  // one streamed array per document
-      return dom_.end_array();
-    }
-    --depth_;
-    return forward([](Dom& d) { return d.end_array(); });
-  }
-  // A template, as nlohmann's: it throws the exception as its own type
-  // (parse_error, out_of_range), which a base-class parameter would slice.
-  template <class Exception>
-  bool parse_error(std::size_t position, const std::string& last_token, const Exception& e) {
-    return dom_.parse_error(position, last_token, e);
-  }
-
- private:
-  void enter() {
-    if (++depth_ > kMaxJsonDepth) {
-      throw InputError(source_ + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    }
-  }
-
-  // Sends an event to the document, or to the streamed element it belongs to;
-  // hands the element over once the event completes it.
-  template <class Event>
-  bool forward(Event event) {
-    const bool in_stream = stream_depth_ > 0 && depth_ >= stream_depth_;
-    if (!in_stream) return event(dom_);
-    if (!element_dom_) element_dom_.emplace(element_);
-    const bool ok = event(*element_dom_);
-    if (depth_ == stream_depth_) {
-      element_dom_.reset();
-      json element = std::move(element_);
-      element_ = json();
-      (*on_element_)(std::move(element), streamed_++, root_);
-    }
-    return ok;
-  }
-
-  json& root_;
-  Dom dom_;
-  const std::string& source_;
-  int depth_ = 0;
-  std::vector<std::vector<std::string>> keys_;  // per open object, reused
-  std::size_t open_objects_ = 0;
-  std::string root_key_;  // the top-level object's key being read
-  // Streaming: the array's depth while inside it (0 before, -1 after).
-  std::string_view stream_key_;
-  const JsonElementHandler* on_element_;
-  int stream_depth_ = 0;
-  json element_;
-  std::optional<Dom> element_dom_;
-  std::size_t streamed_ = 0;
-};
-
 // Google Benchmark writes a counter's coefficient of variation as NaN when its
-// mean is 0; such a document is read with those literals as null.
+// mean is 0; such a document is read again with those literals as null.
 bool has_non_finite_literal(std::string_view text) {
   for (const std::string_view literal : {"NaN", "nan", "inf", "Infinity"}) {
     if (text.find(literal) != std::string_view::npos) return true;
@@ -191,63 +64,205 @@ bool has_non_finite_literal(std::string_view text) {
   return false;
 }
 
-nlohmann::json parse_checked(std::string_view text, const std::string& source, std::string_view stream_key,
-                             const JsonElementHandler* on_element) {
-  // JSON text has no raw NUL (a string must escape it); the parser would stop
-  // reading at one and accept whatever came after it.
+// Where nlohmann's parser stops on text simdjson refused: simdjson says what
+// is wrong, not where. Accepts every event; remembers the first error.
+struct ErrorLocator {
+  using json = nlohmann::json;
+  std::optional<std::size_t> byte;
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(json::number_integer_t) { return true; }
+  bool number_unsigned(json::number_unsigned_t) { return true; }
+  bool number_float(json::number_float_t, const std::string&) { return true; }
+  bool string(std::string&) { return true; }
+  bool binary(json::binary_t&) { return true; }
+  bool start_object(std::size_t) { return true; }
+  bool key(std::string&) { return true; }
+  bool end_object() { return true; }
+  bool start_array(std::size_t) { return true; }
+  bool end_array() { return true; }
+  template <class Exception>
+  bool parse_error(std::size_t position, const std::string&, const Exception&) {
+    byte = position;
+    return false;
+  }
+};
+
+[[noreturn]] void throw_malformed(std::string_view text, simdjson::error_code error, const std::string& source) {
+  if (error == simdjson::DEPTH_ERROR) {
+    throw InputError(source + ": JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
+  if (error == simdjson::MEMALLOC) throw std::bad_alloc();
+  if (error == simdjson::CAPACITY) throw InputError(source + ": larger than the 4 GiB a JSON file may have");
+  // JSON text has no raw NUL (a string must escape it); nlohmann's parser
+  // would take one for the end of the text.
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw InputError(source + ": malformed JSON at byte " + std::to_string(nul + 1) + " (a NUL byte)");
   }
-  // Replaced before parsing, not on a retry, so that a streamed element is
-  // never handed over twice. Only outside strings: "info" in a name stays.
-  const std::string replaced = has_non_finite_literal(text) ? null_for_non_finite(text) : std::string();
-  const std::string_view parsed = replaced.empty() ? text : std::string_view(replaced);
-  try {
-    nlohmann::json result;
-    CheckedDomBuilder builder(result, source, stream_key, on_element);
-    nlohmann::json::sax_parse(parsed, &builder);
-    return result;
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(source + ": malformed JSON at byte " + std::to_string(e.byte));
-  } catch (const nlohmann::json::exception& e) {
-    // Found by fuzzing: a number too large for a double (1e+99999) is an
-    // out_of_range error, not a parse_error.
-    throw InputError(source + ": malformed JSON: " + e.what());
-  }
+  ErrorLocator locator;
+  nlohmann::json::sax_parse(text, &locator);
+  if (locator.byte) throw InputError(source + ": malformed JSON at byte " + std::to_string(*locator.byte));
+  // Valid for nlohmann, not for simdjson: an integer beyond 64 bits.
+  throw InputError(source + ": malformed JSON: " + simdjson::error_message(error));
 }
 
+// A key twice in one object: nlohmann would keep the last one silently, so
+// a second entry could override a bound; simdjson keeps both. Walks the
+// document once, after the parse (which bounds its depth, so recursing is
+// safe).
+class DuplicateKeyCheck {
+ public:
+  explicit DuplicateKeyCheck(const std::string& source) : source_(source) {}
+
+  void check(simdjson::dom::element value, std::size_t depth = 0) {
+    simdjson::dom::array array;
+    if (value.get(array) == simdjson::SUCCESS) {
+      for (const simdjson::dom::element element : array) check(element, depth + 1);
+      return;
+    }
+    simdjson::dom::object object;
+    if (value.get(object) != simdjson::SUCCESS) return;
+    if (keys_.size() <= depth) keys_.resize(depth + 1);
+    std::vector<std::string_view>& keys = keys_[depth];  // reused between objects at this depth
+    keys.clear();
+    for (const simdjson::dom::key_value_pair field : object) keys.push_back(field.key);
+    if (const std::string_view* twice = find_twice(keys)) {
+      throw InputError(source_ + ": the key \"" + std::string(*twice) + "\" appears twice in one object");
+    }
+    for (const simdjson::dom::key_value_pair field : object) check(field.value, depth + 1);
+  }
+
+ private:
+  // A case's object has about 15 keys: comparing each pair (mostly a length
+  // compare) is cheaper there than sorting; a bounds section's 100,000 keys
+  // are sorted.
+  static const std::string_view* find_twice(std::vector<std::string_view>& keys) {
+    constexpr std::size_t kPairwiseUpTo = 24;
+    if (keys.size() <= kPairwiseUpTo) {
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        for (std::size_t j = i + 1; j < keys.size(); ++j) {
+          if (keys[i] == keys[j]) return &keys[i];
+        }
+      }
+      return nullptr;
+    }
+    std::sort(keys.begin(), keys.end());
+    const auto twice = std::adjacent_find(keys.begin(), keys.end());
+    return twice == keys.end() ? nullptr : &*twice;
+  }
+
+  const std::string& source_;
+  std::vector<std::vector<std::string_view>> keys_;
+};
+
+// text's capacity must hold SIMDJSON_PADDING bytes past its end: simdjson
+// reads whole blocks.
+JsonDocument parse_padded(std::string text, const std::string& source) {
+  auto parser = std::make_unique<simdjson::dom::parser>();
+  simdjson::dom::element root;
+  simdjson::error_code error = parser->allocate(text.size(), kMaxJsonDepth);
+  if (error == simdjson::SUCCESS) error = parser->parse(text.data(), text.size(), false).get(root);
+  if (error != simdjson::SUCCESS && error != simdjson::DEPTH_ERROR && has_non_finite_literal(text)) {
+    // Replaced only now, so a valid document is never copied; only outside
+    // strings: "info" in a name stays.
+    text = null_for_non_finite(text);
+    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+    error = parser->allocate(text.size(), kMaxJsonDepth);
+    if (error == simdjson::SUCCESS) error = parser->parse(text.data(), text.size(), false).get(root);
+  }
+  if (error != simdjson::SUCCESS) throw_malformed(text, error, source);
+  DuplicateKeyCheck(source).check(root);
+  return JsonDocument(std::move(parser), root);
+}
+
+// The file's bytes, with room for simdjson's padding.
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(file.string() + ": cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  const std::streamoff size = in.tellg();
+  if (size > 0) {
+    // A regular file: read at once.
+    text.reserve(static_cast<std::size_t>(size) + simdjson::SIMDJSON_PADDING);
+    text.resize(static_cast<std::size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+    if (in.gcount() != size) throw InputError(file.string() + ": cannot read (it changed while read)");
+  } else {
+    // A pipe or a special file: its size is not known ahead.
+    in.clear();
+    in.seekg(0);
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = std::move(all).str();
+    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  }
   if (in.bad()) throw InputError(file.string() + ": cannot read");
-  return std::move(text).str();
+  return text;
 }
 
 }  // namespace
 
-nlohmann::json parse_json(std::string_view text, const std::string& source) {
-  return parse_checked(text, source, {}, nullptr);
+JsonDocument parse_document(std::string_view text, const std::string& source) {
+  std::string padded;
+  padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  padded.assign(text);
+  return parse_padded(std::move(padded), source);
 }
 
-nlohmann::json parse_json_streaming(std::string_view text, const std::string& source, std::string_view array_key,
-                                    const JsonElementHandler& on_element) {
-  return parse_checked(text, source, array_key, &on_element);
+JsonDocument read_json_document(const std::filesystem::path& file) {
+  return parse_padded(read_text(file), file.string());
+}
+
+nlohmann::json to_nlohmann(simdjson::dom::element value) {
+  // Recursion is bounded: every document is at most kMaxJsonDepth deep.
+  switch (value.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const simdjson::dom::element element : simdjson::dom::array(value)) out.push_back(to_nlohmann(element));
+      return out;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const simdjson::dom::key_value_pair field : simdjson::dom::object(value)) {
+        out.emplace(std::string(field.key), to_nlohmann(field.value));
+      }
+      return out;
+    }
+    case simdjson::dom::element_type::INT64: {
+      // nlohmann reads a non-negative integer as unsigned; simdjson as
+      // signed whenever it fits. The readers check for nlohmann's kind.
+      const std::int64_t number(value);
+      if (number >= 0) return static_cast<std::uint64_t>(number);
+      return number;
+    }
+    case simdjson::dom::element_type::UINT64:
+      return std::uint64_t(value);
+    case simdjson::dom::element_type::DOUBLE:
+      return double(value);
+    case simdjson::dom::element_type::STRING:
+      return std::string(std::string_view(value));
+    case simdjson::dom::element_type::BOOL:
+      return bool(value);
+    case simdjson::dom::element_type::NULL_VALUE:
+      break;
+  }
+  return nullptr;
+}
+
+std::string json_text(simdjson::dom::element value) { return simdjson::minify(value); }
+
+nlohmann::json parse_json(std::string_view text, const std::string& source) {
+  return to_nlohmann(parse_document(text, source).root());
+}
+
+nlohmann::json read_json_file(const std::filesystem::path& file) {
+  return to_nlohmann(read_json_document(file).root());
 }
 
 nlohmann::json json_number(double value) {
   if (std::trunc(value) == value && std::fabs(value) < 9.0e15) return static_cast<std::int64_t>(value);
   return value;
-}
-
-nlohmann::json read_json_file(const std::filesystem::path& file) {
-  return parse_json(read_text(file), file.string());
-}
-
-nlohmann::json read_json_file_streaming(const std::filesystem::path& file, std::string_view array_key,
-                                        const JsonElementHandler& on_element) {
-  return parse_json_streaming(read_text(file), file.string(), array_key, on_element);
 }
 
 }  // namespace allocgate::reports

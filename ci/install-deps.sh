@@ -9,6 +9,7 @@ packages=(
   cmake make g++ clang libclang-rt-14-dev  # build; clang and its runtime for libFuzzer
   libgtest-dev libbenchmark-dev    # GoogleTest, Google Benchmark
   nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
+  libsimdjson-dev                  # reading reports and bounds files
   libssl-dev                       # SHA-256 of workload outputs
   libxml2-dev                      # parsing the XML workload's output in tests
   libdw-dev pkg-config             # symbolizing captured call sites

@@ -12,7 +12,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgtest-dev, libbenchmark-dev, libdw-dev, pkg-config, cmake")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgtest-dev, libbenchmark-dev, libsimdjson-dev, libdw-dev, pkg-config, cmake")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "heaptrack")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Heap allocations as a number you can test and gate
  A replacement of the global operator new and delete that counts allocations

@@ -26,8 +26,9 @@ const char* label(Status status) {
   return "";
 }
 
-GateRow judge(const std::string& name, const Bound& bound, const CaseResult& measured) {
-  GateRow row{name, Status::ok, bound, measured, {}};
+GateRow judge(const Bound& bound, CaseResult&& case_result) {
+  GateRow row{case_result.name, Status::ok, bound, std::move(case_result), {}};
+  const CaseResult& measured = *row.measured;
   const double allocs_limit = bound.allocs_per_op + bound.tolerance;
   if (measured.allocs_per_op > allocs_limit) {
     row.status = Status::regression;
@@ -88,7 +89,7 @@ bool GateResult::failed(bool strict) const {
          (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing) + count(Status::skipped)) > 0;
 }
 
-GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::string& toolchain,
+GateResult evaluate(Report report, const BoundsFile& bounds, const std::string& toolchain,
                     const std::string& bounds_source) {
   const auto section = bounds.toolchains.find(toolchain);
   if (section == bounds.toolchains.end()) {
@@ -98,38 +99,62 @@ GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::s
                      (known.empty() ? "none" : known) + "); record them with: allocgate diff --update --bounds " +
                      bounds_source + " REPORT");
   }
+  const ToolchainBounds& bounded = section->second;
   GateResult result;
   result.toolchain = toolchain;
-  for (const CaseResult& c : report.cases) {
-    const auto bound = section->second.find(c.name);
-    if (bound == section->second.end()) {
-      result.rows.push_back({c.name, Status::unbounded, std::nullopt, c, "no bound recorded for this case"});
-    } else {
-      result.rows.push_back(judge(c.name, bound->second, c));
+  result.rows.reserve(report.cases.size() + report.not_run.size());
+
+  // The cases and not-run benchmarks by name, walked beside the bounds (a
+  // map, sorted by name): one pass matches them, and the rows come out in
+  // name order, which the sort by status below keeps.
+  struct Named {
+    std::string_view name;  // into the report, read before its case moves into a row
+    std::size_t index;
+    bool not_run;
+  };
+  std::vector<Named> named;
+  named.reserve(report.cases.size() + report.not_run.size());
+  for (std::size_t i = 0; i < report.cases.size(); ++i) named.push_back({report.cases[i].name, i, false});
+  for (std::size_t i = 0; i < report.not_run.size(); ++i) named.push_back({report.not_run[i].name, i, true});
+  std::sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
+
+  auto bound = bounded.begin();
+  for (auto entry = named.begin(); entry != named.end();) {
+    while (bound != bounded.end() && bound->first < entry->name) {
+      result.rows.push_back({bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
+      ++bound;
     }
-  }
-  for (const NotRun& n : report.not_run) {
-    const auto bound = section->second.find(n.name);
-    GateRow row{n.name, n.errored ? Status::errored : Status::skipped, std::nullopt, std::nullopt,
-                std::string(n.errored ? "the benchmark reported an error" : "the benchmark was skipped") +
-                    (n.message.empty() ? "" : ": " + n.message)};
-    if (bound != section->second.end()) row.bound = bound->second;
-    result.rows.push_back(std::move(row));
-  }
-  const CaseIndex index(report);
-  for (const auto& [name, bound] : section->second) {
-    if (index.find(name) == nullptr && index.find_not_run(name) == nullptr) {
-      result.rows.push_back({name, Status::missing, bound, std::nullopt, "bounded, but not in the report"});
+    const bool has_bound = bound != bounded.end() && bound->first == entry->name;
+    // Every entry of this name (a case and a not-run benchmark may share one) meets the bound.
+    const auto next = std::find_if(entry, named.end(), [&](const Named& e) { return e.name != entry->name; });
+    for (; entry != next; ++entry) {
+      if (entry->not_run) {
+        const NotRun& n = report.not_run[entry->index];
+        GateRow row{n.name, n.errored ? Status::errored : Status::skipped, std::nullopt, std::nullopt,
+                    std::string(n.errored ? "the benchmark reported an error" : "the benchmark was skipped") +
+                        (n.message.empty() ? "" : ": " + n.message)};
+        if (has_bound) row.bound = bound->second;
+        result.rows.push_back(std::move(row));
+      } else if (has_bound) {
+        result.rows.push_back(judge(bound->second, std::move(report.cases[entry->index])));
+      } else {
+        CaseResult& c = report.cases[entry->index];
+        std::string name = c.name;
+        result.rows.push_back({std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"});
+      }
     }
+    if (has_bound) ++bound;
   }
-  // Sorted by index, then moved once: rows are large (each holds its case).
+  for (; bound != bounded.end(); ++bound) {
+    result.rows.push_back({bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
+  }
+
+  // Sorted by status, names in order within each, then moved once: rows are
+  // large (each holds its case).
   std::vector<std::size_t> order(result.rows.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const GateRow& x = result.rows[a];
-    const GateRow& y = result.rows[b];
-    return x.status != y.status ? x.status < y.status : x.name < y.name;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return result.rows[a].status < result.rows[b].status; });
   // Row i takes row order[i]: each cycle of the permutation rotated by swaps,
   // in place (a sorted copy would hold every row twice).
   for (std::size_t start = 0; start < order.size(); ++start) {

@@ -45,8 +45,10 @@ struct GateResult {
   bool failed(bool strict) const;
 };
 
-/// Throws InputError when bounds has no section for the toolchain.
-GateResult evaluate(const Report& report, const BoundsFile& bounds, const std::string& toolchain,
+/// Throws InputError when bounds has no section for the toolchain. Takes the
+/// report by value: its cases move into the rows (pass it with std::move
+/// when it is not needed after).
+GateResult evaluate(Report report, const BoundsFile& bounds, const std::string& toolchain,
                     const std::string& bounds_source);
 
 /// Regressions first, one line each, then a compact table and a summary line.

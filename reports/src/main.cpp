@@ -58,7 +58,7 @@ Report read_report_saying_source(const std::string& file) {
 
 int diff(const std::string& bounds_file, const std::string& report_file, const std::string& toolchain_override,
          bool markdown, bool strict, bool update, bool allow_loosen) {
-  const Report report = read_report_saying_source(report_file);
+  Report report = read_report_saying_source(report_file);
   const std::string toolchain = report_toolchain(report, toolchain_override, report_file);
   if (update) {
     std::vector<std::string> changes;
@@ -69,7 +69,7 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
     std::cout << bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
     return 0;
   }
-  const GateResult result = evaluate(report, read_bounds(bounds_file), toolchain, bounds_file);
+  const GateResult result = evaluate(std::move(report), read_bounds(bounds_file), toolchain, bounds_file);
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
     print_github_annotations(std::cout, result);
   }

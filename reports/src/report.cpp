@@ -60,27 +60,37 @@ constexpr double kMaxCount = 9007199254740992.0;  // 2^53
 constexpr std::size_t kMaxSitesPerCase = 1000;
 constexpr std::size_t kMaxStacksPerCase = 1000;
 constexpr std::size_t kMaxFramesPerStack = 256;
+using simdjson::dom::array;
+using simdjson::dom::element;
+using simdjson::dom::object;
+
+std::optional<element> field(object o, std::string_view key) {
+  element value;
+  if (o.at_key(key).get(value) != simdjson::SUCCESS) return std::nullopt;
+  return value;
+}
+
 class Reader {
  public:
-  Reader(const std::string& source, const nlohmann::json& entry, std::size_t index)
-      : source_(source), entry_(entry), index_(index) {}
+  Reader(const std::string& source, object entry, std::size_t index) : source_(source), entry_(entry), index_(index) {}
 
-  std::string name() const {
-    const auto it = entry_.find("name");
-    if (it == entry_.end() || !it->is_string() || it->get<std::string>().empty()) {
+  std::string_view name() const {
+    const auto value = field(entry_, "name");
+    std::string_view name;
+    if (!value || value->get(name) != simdjson::SUCCESS || name.empty()) {
       fail("benchmarks[" + std::to_string(index_) + "] has no name");
     }
-    return it->get<std::string>();
+    return name;
   }
 
   std::optional<double> figure(const char* key) const {
-    const auto it = entry_.find(key);
-    if (it == entry_.end()) return std::nullopt;
+    const auto it = field(entry_, key);
+    if (!it) return std::nullopt;
     if (it->is_null()) fail(label() + ": " + key + " is null or NaN");
-    if (!it->is_number()) fail(label() + ": " + key + " is not a number");
-    const double value = it->get<double>();
+    double value = 0;
+    if (!it->is_number() || it->get(value) != simdjson::SUCCESS) fail(label() + ": " + key + " is not a number");
     if (!std::isfinite(value)) fail(label() + ": " + key + " is not finite");
-    if (value < 0) fail(label() + ": " + key + " is negative (" + it->dump() + ")");
+    if (value < 0) fail(label() + ": " + key + " is negative (" + json_text(*it) + ")");
     return value;
   }
 
@@ -90,53 +100,57 @@ class Reader {
     const std::optional<double> value = figure(key);
     if (!value) return std::nullopt;
     if (*value > kMaxCount || std::trunc(*value) != *value) {
-      fail(label() + ": " + key + " is not a whole number up to 2^53 (" + entry_.at(key).dump() + ")");
+      fail(label() + ": " + key + " is not a whole number up to 2^53 (" + json_text(*field(entry_, key)) + ")");
     }
     return static_cast<std::uint64_t>(*value);
   }
 
-  std::string text(const char* key) const {
-    const auto it = entry_.find(key);
-    if (it == entry_.end() || it->is_null()) return {};
-    if (!it->is_string()) fail(label() + ": " + key + " is not a string");
-    return it->get<std::string>();
+  std::string_view text(const char* key) const {
+    const auto it = field(entry_, key);
+    if (!it || it->is_null()) return {};
+    std::string_view value;
+    if (it->get(value) != simdjson::SUCCESS) fail(label() + ": " + key + " is not a string");
+    return value;
   }
 
   [[noreturn]] void fail(const std::string& problem) const { throw InputError(source_ + ": " + problem); }
 
  private:
-  std::string label() const { return "benchmarks[" + std::to_string(index_) + "] (" + name() + ")"; }
+  std::string label() const { return "benchmarks[" + std::to_string(index_) + "] (" + std::string(name()) + ")"; }
 
   const std::string& source_;
-  const nlohmann::json& entry_;
+  object entry_;
   std::size_t index_;
 };
 
 // A case's sites and stacks (`run --sites`, `--allocgate_sites`), checked like
 // every figure, named after the case.
-void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
-  const auto number = [&](const nlohmann::json& object, const char* key, double max = HUGE_VAL) {
-    const auto value = object.find(key);
-    if (value == object.end()) return 0.0;
-    if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0 ||
-        value->get<double>() > max) {
-      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + exact(max) + " (" + value->dump() + ")");
+void read_sites(const Reader& r, object entry, CaseResult& c) {
+  const auto number = [&](object o, const char* key, double max = HUGE_VAL) {
+    const auto value = field(o, key);
+    if (!value) return 0.0;
+    double v = 0;
+    if (!value->is_number() || value->get(v) != simdjson::SUCCESS || !std::isfinite(v) || v < 0 || v > max) {
+      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + exact(max) + " (" + json_text(*value) + ")");
     }
-    return value->get<double>();
+    return v;
   };
-  const auto text = [&](const nlohmann::json& object, const char* key) {
-    const auto value = object.find(key);
-    if (value == object.end()) return std::string();
-    if (!value->is_string()) r.fail(c.name + ": a site's " + key + " is not a string");
-    return value->get<std::string>();
+  const auto text = [&](object o, const char* key) {
+    const auto value = field(o, key);
+    if (!value) return std::string();
+    std::string_view v;
+    if (value->get(v) != simdjson::SUCCESS) r.fail(c.name + ": a site's " + key + " is not a string");
+    return std::string(v);
   };
-  if (const auto it = entry.find(k::kSites); it != entry.end()) {
-    if (!it->is_array()) r.fail(c.name + ": sites is not an array");
-    if (it->size() > kMaxSitesPerCase) {
-      r.fail(c.name + ": " + std::to_string(it->size()) + " sites (at most " + std::to_string(kMaxSitesPerCase) + ")");
+  if (const auto it = field(entry, k::kSites)) {
+    array sites;
+    if (it->get(sites) != simdjson::SUCCESS) r.fail(c.name + ": sites is not an array");
+    if (sites.size() > kMaxSitesPerCase) {
+      r.fail(c.name + ": " + std::to_string(sites.size()) + " sites (at most " + std::to_string(kMaxSitesPerCase) + ")");
     }
-    for (const auto& site : *it) {
-      if (!site.is_object()) r.fail(c.name + ": a site is not an object");
+    for (const element value : sites) {
+      object site;
+      if (value.get(site) != simdjson::SUCCESS) r.fail(c.name + ": a site is not an object");
       const double line = number(site, k::kLine, std::numeric_limits<unsigned>::max());
       if (std::trunc(line) != line) r.fail(c.name + ": a site's line is not a whole number");
       c.sites.push_back(SiteSummary{
@@ -144,37 +158,44 @@ void read_sites(const Reader& r, const nlohmann::json& entry, CaseResult& c) {
           number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField)});
     }
   }
-  if (const auto it = entry.find(k::kStacks); it != entry.end()) {
-    if (!it->is_array()) r.fail(c.name + ": stacks is not an array");
-    if (it->size() > kMaxStacksPerCase) {
-      r.fail(c.name + ": " + std::to_string(it->size()) + " stacks (at most " + std::to_string(kMaxStacksPerCase) + ")");
+  if (const auto it = field(entry, k::kStacks)) {
+    array stacks;
+    if (it->get(stacks) != simdjson::SUCCESS) r.fail(c.name + ": stacks is not an array");
+    if (stacks.size() > kMaxStacksPerCase) {
+      r.fail(c.name + ": " + std::to_string(stacks.size()) + " stacks (at most " + std::to_string(kMaxStacksPerCase) +
+             ")");
     }
-    for (const auto& stack : *it) {
-      if (!stack.is_object() || !stack.contains(k::kFrames) || !stack[k::kFrames].is_array()) {
+    for (const element value : stacks) {
+      object stack;
+      array frames;
+      if (value.get(stack) != simdjson::SUCCESS || !field(stack, k::kFrames) ||
+          field(stack, k::kFrames)->get(frames) != simdjson::SUCCESS) {
         r.fail(c.name + ": a stack has no frames array");
       }
-      if (stack[k::kFrames].size() > kMaxFramesPerStack) {
-        r.fail(c.name + ": a stack of " + std::to_string(stack[k::kFrames].size()) + " frames (at most " +
+      if (frames.size() > kMaxFramesPerStack) {
+        r.fail(c.name + ": a stack of " + std::to_string(frames.size()) + " frames (at most " +
                std::to_string(kMaxFramesPerStack) + ")");
       }
       StackSummary summary;
-      for (const auto& frame : stack[k::kFrames]) {
-        if (!frame.is_string()) r.fail(c.name + ": a stack frame is not a string");
-        summary.frames.push_back(frame.get<std::string>());
+      for (const element frame : frames) {
+        std::string_view text;
+        if (frame.get(text) != simdjson::SUCCESS) r.fail(c.name + ": a stack frame is not a string");
+        summary.frames.emplace_back(text);
       }
-      const auto count = stack.find(k::kAllocsPerOpField);
-      if (count == stack.end() || !count->is_number() || !(count->get<double>() >= 0) ||
-          !std::isfinite(count->get<double>())) {
+      const auto count = field(stack, k::kAllocsPerOpField);
+      double allocs = 0;
+      if (!count || !count->is_number() || count->get(allocs) != simdjson::SUCCESS || !(allocs >= 0) ||
+          !std::isfinite(allocs)) {
         r.fail(c.name + ": a stack has no allocs_per_op");
       }
-      summary.allocs_per_op = count->get<double>();
+      summary.allocs_per_op = allocs;
       c.stacks.push_back(std::move(summary));
     }
   }
 }
 
 // An allocgate report: one entry per case, every field ours.
-CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
+CaseResult read_case(const Reader& r, object entry) {
   CaseResult c;
   c.name = r.name();
   c.workload = r.text(k::kWorkload);
@@ -191,27 +212,28 @@ CaseResult read_case(const Reader& r, const nlohmann::json& entry) {
   c.ns_max = r.figure(k::kNsPerOpMax);
   if (const auto iterations = r.count(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
   c.output_sha256 = r.text(k::kOutputSha256);
-  if (const auto it = entry.find(k::kEqualToReference); it != entry.end() && !it->is_null()) {
-    if (!it->is_boolean()) r.fail(c.name + ": equal_to_reference is not true or false");
-    c.equal_to_reference = it->get<bool>();
+  if (const auto it = field(entry, k::kEqualToReference); it && !it->is_null()) {
+    bool equal = false;
+    if (it->get(equal) != simdjson::SUCCESS) r.fail(c.name + ": equal_to_reference is not true or false");
+    c.equal_to_reference = equal;
   }
   read_sites(r, entry, c);
   return c;
 }
 
-double to_ns(double value, const std::string& unit, const Reader& r) {
+double to_ns(double value, std::string_view unit, const Reader& r) {
   if (unit.empty() || unit == "ns") return value;
   if (unit == "us") return value * 1e3;
   if (unit == "ms") return value * 1e6;
   if (unit == "s") return value * 1e9;
-  r.fail("unknown time_unit '" + unit + "'");
+  r.fail("unknown time_unit '" + std::string(unit) + "'");
 }
 
 // The entries of one benchmark in a Google Benchmark JSON: its iteration runs
 // (one per repetition), its aggregates (mean, median, stddev, cv) and whether
 // it errored or was skipped.
 struct BenchmarkEntries {
-  std::vector<std::pair<const nlohmann::json*, std::size_t>> iterations, aggregates;
+  std::vector<std::pair<object, std::size_t>> iterations, aggregates;
   std::optional<NotRun> not_run;
 };
 
@@ -222,7 +244,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
   c.name = name;
   std::vector<double> real_ns, cpu_ns;
   for (const auto& [entry, i] : b.iterations) {
-    const Reader r(source, *entry, i);
+    const Reader r(source, entry, i);
     c.allocs_per_op = std::max(c.allocs_per_op, *r.figure(k::kAllocsPerOp));
     if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
     if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
@@ -234,8 +256,8 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
       }
       c.iterations = sum;
     }
-    if (c.sites.empty()) read_sites(r, *entry, c);  // --allocgate_sites writes them into every repetition
-    const std::string unit = r.text(k::kTimeUnit);
+    if (c.sites.empty()) read_sites(r, entry, c);  // --allocgate_sites writes them into every repetition
+    const std::string_view unit = r.text(k::kTimeUnit);
     real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
     cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
   }
@@ -249,8 +271,8 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
                                               const std::string& source) {
   std::optional<CaseResult> c;
   for (const auto& [entry, i] : b.aggregates) {
-    const Reader r(source, *entry, i);
-    const std::string aggregate = r.text(k::kAggregateName);
+    const Reader r(source, entry, i);
+    const std::string_view aggregate = r.text(k::kAggregateName);
     if (aggregate == "mean") {
       const auto allocs = r.figure(k::kAllocsPerOp);
       if (!allocs) return std::nullopt;
@@ -259,10 +281,10 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
       c->allocs_per_op = *allocs;
       c->bytes_per_op = r.figure(k::kBytesPerOp);
       c->peak_bytes = r.figure(k::kPeakBytes);
-      read_sites(r, *entry, *c);
+      read_sites(r, entry, *c);
     } else if (aggregate == "median") {
       if (!c) c.emplace();
-      const std::string unit = r.text(k::kTimeUnit);
+      const std::string_view unit = r.text(k::kTimeUnit);
       if (const auto t = r.figure(k::kRealTime)) c->ns_median = to_ns(*t, unit, r);
       if (const auto t = r.figure(k::kCpuTime)) c->cpu_ns_median = to_ns(*t, unit, r);
     }
@@ -271,33 +293,37 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
   return c;
 }
 
-Report read_google_benchmark(const std::vector<nlohmann::json>& entries, const nlohmann::json& context,
-                             const std::string& source) {
+Report read_google_benchmark(array entries, const nlohmann::json& context, const std::string& source) {
   // Group the entries by benchmark (run_name: the name without an aggregate's
   // suffix), in the order they first appear.
   std::vector<std::string> order;
   std::map<std::string, BenchmarkEntries> benchmarks;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& entry = entries[i];
-    if (!entry.is_object()) throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
+  std::size_t i = 0;
+  for (const element value : entries) {
+    object entry;
+    if (value.get(entry) != simdjson::SUCCESS) {
+      throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
+    }
     const Reader r(source, entry, i);
-    std::string name = r.text(k::kRunName);
+    std::string name(r.text(k::kRunName));
     if (name.empty()) name = r.name();
     const auto [it, inserted] = benchmarks.try_emplace(name);
     if (inserted) order.push_back(name);
     BenchmarkEntries& b = it->second;
-    const auto error = entry.find(k::kErrorOccurred);
-    if (error != entry.end() && !error->is_boolean()) r.fail(name + ": error_occurred is not true or false");
-    const bool errored = error != entry.end() && error->get<bool>();
-    // Google Benchmark 1.8 writes a message with error_occurred false for a skipped benchmark.
-    const std::string message = r.text(k::kErrorMessage);
-    if (errored || !message.empty()) {
-      b.not_run = NotRun{name, errored, message};
-    } else if (r.text(k::kRunType) == "aggregate") {
-      b.aggregates.emplace_back(&entry, i);
-    } else if (r.figure(k::kAllocsPerOp)) {
-      b.iterations.emplace_back(&entry, i);
+    bool errored = false;
+    if (const auto error = field(entry, k::kErrorOccurred); error && error->get(errored) != simdjson::SUCCESS) {
+      r.fail(name + ": error_occurred is not true or false");
     }
+    // Google Benchmark 1.8 writes a message with error_occurred false for a skipped benchmark.
+    const std::string_view message = r.text(k::kErrorMessage);
+    if (errored || !message.empty()) {
+      b.not_run = NotRun{name, errored, std::string(message)};
+    } else if (r.text(k::kRunType) == "aggregate") {
+      b.aggregates.emplace_back(entry, i);
+    } else if (r.figure(k::kAllocsPerOp)) {
+      b.iterations.emplace_back(entry, i);
+    }
+    ++i;
   }
 
   Report report;
@@ -350,102 +376,71 @@ void check_context(const nlohmann::json& context, const std::string& source) {
   }
 }
 
-// Reads a report entry by entry, as the parser hands them over. allocgate's
-// own cases are read as they arrive when the context came first (as
-// allocgate writes it), so a report of a million cases is never a million
-// JSON objects at once; Google Benchmark's entries are kept to the end, where
-// they are grouped by benchmark.
-class ReportReader {
- public:
-  explicit ReportReader(const std::string& source) : source_(source) {}
-
-  // benchmarks[index], with the document as far as it is read.
-  void entry(nlohmann::json&& entry, std::size_t index, const nlohmann::json& so_far) {
-    if (!ours_ && so_far.contains("context")) decide(so_far);
-    if (ours_ && *ours_) {
-      add_case(entry, index);
-    } else {
-      pending_.push_back(std::move(entry));
-    }
+// Reads a parsed report: allocgate's own (its context has a schema version),
+// one case per entry, or a Google Benchmark JSON, whose entries are grouped
+// by benchmark.
+Report read_report_document(element root, const std::string& source) {
+  object document;
+  if (root.get(document) != simdjson::SUCCESS) {
+    throw InputError(source + ": not a report (the top level is not an object)");
   }
-
-  Report finish(const nlohmann::json& document) {
-    if (!document.is_object()) throw InputError(source_ + ": not a report (the top level is not an object)");
-    const auto benchmarks = document.find("benchmarks");
-    if (benchmarks == document.end() || !benchmarks->is_array()) {
-      throw InputError(source_ + ": not a report (no benchmarks array)");
-    }
-    if (!ours_) decide(document);
-    if (*ours_) {
-      for (std::size_t i = 0; i < pending_.size(); ++i) add_case(pending_[i], i);
-    } else {
-      report_ = read_google_benchmark(pending_, context_, source_);
-    }
-    if (report_.cases.empty() && report_.not_run.empty()) {
-      throw InputError(source_ + (*ours_ ? ": the report has no cases"
-                                         : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
-    }
-    return std::move(report_);
+  array benchmarks;
+  if (const auto value = field(document, "benchmarks"); !value || value->get(benchmarks) != simdjson::SUCCESS) {
+    throw InputError(source + ": not a report (no benchmarks array)");
   }
-
- private:
-  // Ours or Google Benchmark's, from the context.
-  void decide(const nlohmann::json& document) {
-    const auto context = document.find("context");
-    if (context != document.end() && !context->is_object()) throw InputError(source_ + ": context is not an object");
-    if (context != document.end()) context_ = *context;
-    ours_ = context_.contains(k::kSchemaVersion);
-    if (!*ours_) return;
-    const auto& version = context_.at(k::kSchemaVersion);
+  nlohmann::json context = nlohmann::json::object();
+  if (const auto value = field(document, "context")) {
+    if (!value->is_object()) throw InputError(source + ": context is not an object");
+    context = to_nlohmann(*value);  // small, and printed as is
+  }
+  const bool ours = context.contains(k::kSchemaVersion);
+  Report report;
+  if (ours) {
+    const auto& version = context.at(k::kSchemaVersion);
     // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
     if (!version.is_number_integer() || version != kReportSchemaVersion) {
-      throw InputError(source_ + ": report schema version " + version.dump() +
-                       " is not supported (this allocgate reads " + std::to_string(kReportSchemaVersion) + ")");
+      throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
+                       std::to_string(kReportSchemaVersion) + ")");
     }
-    check_context(context_, source_);
-    report_.context = context_;
+    check_context(context, source);
+    report.context = std::move(context);
+    report.cases.reserve(benchmarks.size());
+    std::unordered_set<std::string_view> names;  // views into the document, which outlives them
+    names.reserve(benchmarks.size());
+    std::size_t index = 0;
+    for (const element value : benchmarks) {
+      object entry;
+      if (value.get(entry) != simdjson::SUCCESS) {
+        throw InputError(source + ": benchmarks[" + std::to_string(index) + "] is not an object");
+      }
+      const Reader r(source, entry, index++);
+      if (!names.insert(r.name()).second) throw InputError(source + ": case " + std::string(r.name()) + " appears twice");
+      report.cases.push_back(read_case(r, entry));
+    }
+  } else {
+    report = read_google_benchmark(benchmarks, context, source);
   }
-
-  void add_case(const nlohmann::json& entry, std::size_t index) {
-    if (!entry.is_object()) throw InputError(source_ + ": benchmarks[" + std::to_string(index) + "] is not an object");
-    CaseResult c = read_case(Reader(source_, entry, index), entry);
-    if (!names_.insert(c.name).second) throw InputError(source_ + ": case " + c.name + " appears twice");
-    report_.cases.push_back(std::move(c));
+  if (report.cases.empty() && report.not_run.empty()) {
+    throw InputError(source + (ours ? ": the report has no cases"
+                                    : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
   }
-
-  const std::string& source_;
-  std::optional<bool> ours_;
-  nlohmann::json context_ = nlohmann::json::object();
-  std::vector<nlohmann::json> pending_;
-  std::unordered_set<std::string> names_;
-  Report report_;
-};
+  return report;
+}
 
 }  // namespace
 
 Report report_from_json(const nlohmann::json& json, const std::string& source) {
-  // Every shape is checked on the way; the wrapper turns a check that was
-  // missed into the same one-line error instead of a crash.
   return with_json_errors(source, [&] {
-    ReportReader reader(source);
-    if (const auto benchmarks = json.find("benchmarks"); json.is_object() && benchmarks != json.end() &&
-                                                         benchmarks->is_array()) {
-      for (std::size_t i = 0; i < benchmarks->size(); ++i) reader.entry(nlohmann::json((*benchmarks)[i]), i, json);
-    }
-    return reader.finish(json);
+    const JsonDocument document = parse_document(json.dump(), source);
+    return read_report_document(document.root(), source);
   });
 }
 
 Report read_report(const std::filesystem::path& file) {
   const std::string source = file.string();
   return with_json_errors(source, [&] {
-    ReportReader reader(source);
-    const nlohmann::json document = read_json_file_streaming(
-        file, "benchmarks",
-        [&](nlohmann::json&& entry, std::size_t index, const nlohmann::json& so_far) {
-          reader.entry(std::move(entry), index, so_far);
-        });
-    return reader.finish(document);
+    const JsonDocument document = read_json_document(file);
+    return read_report_document(document.root(), source);
   });
 }
 

@@ -103,6 +103,8 @@ void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> c
 /// malformed, wrong schema version, no cases, duplicate names, negative or
 /// non-numeric figures.
 Report read_report(const std::filesystem::path& file);
+/// read_report on a document built in memory (tests, the fuzzer): its text
+/// goes through the same reader as a file's.
 Report report_from_json(const nlohmann::json& json, const std::string& source);
 
 nlohmann::json to_json(const Report& report);

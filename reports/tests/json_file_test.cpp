@@ -172,6 +172,39 @@ TEST(ParseJson, ANulByteIsBadInputWhereverItIs) {
   }
 }
 
+TEST(ParseJson, AnIntegerBeyondSixtyFourBitsIsMalformed) {
+  // nlohmann would read it as a double; simdjson refuses it, and says why.
+  for (const char* text : {R"({"a": 100000000000000000000000})", R"({"a": -9223372036854775809})"}) {
+    try {
+      parse_json(text, "x.json");
+      ADD_FAILURE() << text;
+    } catch (const InputError& e) {
+      EXPECT_STREQ(e.what(), "x.json: malformed JSON: Problem while parsing a number");
+    }
+  }
+}
+
+TEST(ParseJson, ARawControlCharacterInAStringIsMalformed) {
+  try {
+    parse_json("{\"a\": \"x\x01y\"}", "x.json");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "x.json: malformed JSON at byte 9");
+  }
+}
+
+TEST(ParseJson, ReadsIntegersOfEveryRangeAsNlohmannDoes) {
+  const auto json = parse_json(R"({"zero": 0, "big": 18446744073709551615, "negative": -9223372036854775808,
+                                  "real": 0.5})",
+                               "x.json");
+  EXPECT_EQ(json, nlohmann::json::parse(R"({"zero": 0, "big": 18446744073709551615,
+                                            "negative": -9223372036854775808, "real": 0.5})"));
+  EXPECT_TRUE(json["zero"].is_number_unsigned());
+  EXPECT_TRUE(json["big"].is_number_unsigned());
+  EXPECT_TRUE(json["negative"].is_number_integer() && !json["negative"].is_number_unsigned());
+  EXPECT_TRUE(json["real"].is_number_float());
+}
+
 TEST(ParseJson, SaysWhereItBroke) {
   try {
     parse_json("{\"a\": [1, 2,", "x.json");
