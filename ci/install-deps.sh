@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages allocgate needs, when any is missing. As root
 # it runs apt-get; otherwise it prints the one line to run.
 # Usage: install-deps.sh [build|test]   (test adds Chromium, valgrind, jemalloc and
-# tcmalloc, which tests run allocgate under)
+# tcmalloc, which tests run allocgate under, and libc++ with GoogleTest's source)
 set -euo pipefail
 
 packages=(
@@ -20,6 +20,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
   packages+=(valgrind)             # the hook's message under valgrind
   packages+=(libjemalloc2 libtcmalloc-minimal4)  # the counts under other mallocs
+  packages+=(libc++-14-dev libc++abi-14-dev googletest)  # the libcxx preset: GoogleTest built from source
 fi
 
 missing=()

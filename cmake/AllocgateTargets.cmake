@@ -15,6 +15,8 @@ function(allocgate_add_test name)
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
   allocgate_warnings(${name})
   target_link_libraries(${name} PRIVATE allocgate::gtest GTest::gtest_main)
+  # Test support: the standard library's figures (standard_library.h).
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/harness/tests/support)
   allocgate_discover_tests(${name} LABELS ${ARG_LABELS})
 endfunction()
 
@@ -34,4 +36,12 @@ function(allocgate_discover_tests target)
     endif()
     add_dependencies(allocgate_threaded_tests ${target})
   endif()
+endfunction()
+
+# allocgate_skipped_test(name reason): a test this build cannot run, listed
+# by ctest as skipped with the reason in its output, never silently absent.
+function(allocgate_skipped_test name reason)
+  add_test(NAME ${name} COMMAND sh -c "echo \"skipped: $0\"; exit 77" "${reason}")
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+  message(STATUS "allocgate: ${name} skipped: ${reason}")
 endfunction()

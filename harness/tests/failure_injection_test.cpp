@@ -70,8 +70,8 @@ TEST(InjectAllocationFailure, DisarmedWhenTheGuardEnds) {
 
 TEST(FailEachAllocation, VisitsEveryAllocationPoint) {
   const auto build = [] {
-    std::string a(20, 'a');
-    std::string b(30, 'b');
+    std::string a(40, 'a');  // longer than any short-string buffer
+    std::string b(50, 'b');
     std::vector<std::string> both{a, b};
     escape(both.data());
   };

@@ -9,12 +9,17 @@
 #include "allocgate/allocgate.h"
 #include "allocgate/gtest.h"
 #include "escape.h"
+#include "standard_library.h"
 
 namespace {
 
 // EXPECT_NONFATAL_FAILURE may not use locals, so the statements use these.
 std::string g_text;
 std::vector<int> g_numbers;
+
+// grow_text's one block: 101 bytes with libstdc++, 112 with libc++.
+const std::size_t kTextBytes = allocgate::test::string_block_bytes(100);
+using allocgate::test::bytes_text;
 
 void grow_text() {
   g_text.assign(100, 'x');
@@ -33,7 +38,7 @@ TEST(GTestAssertions, PassWhenTheBoundHolds) {
   reset();
   EXPECT_ALLOCATIONS_LE(grow_text(), 1);
   reset();
-  EXPECT_ALLOCATED_BYTES_LE(grow_text(), 101);
+  EXPECT_ALLOCATED_BYTES_LE(grow_text(), kTextBytes);
   reset();
   ASSERT_ALLOCATIONS_EQ(grow_text(), 1);
   ASSERT_ALLOCATIONS_LE(grow_text(), 0);
@@ -47,7 +52,7 @@ TEST(GTestAssertions, AScopeAroundAnAssertionSeesOnlyTheStatement) {
   const auto stats = around.stats();
   EXPECT_EQ(stats.allocations, 1u);
   EXPECT_EQ(stats.deallocations, 0u);
-  EXPECT_EQ(stats.bytes_allocated, 101u);
+  EXPECT_EQ(stats.bytes_allocated, kTextBytes);
 }
 
 TEST(GTestAssertions, ExactFailureGivesStatementBoundAndMeasuredFigures) {
@@ -55,8 +60,8 @@ TEST(GTestAssertions, ExactFailureGivesStatementBoundAndMeasuredFigures) {
   EXPECT_NONFATAL_FAILURE(
       EXPECT_ALLOCATIONS_EQ(grow_text(), 0),
       "`grow_text()` should allocate exactly 0 times\n"
-      "  measured: 1 allocation, 101 bytes requested; 0 freed (0 bytes); net 101 bytes, "
-      "peak live 101 bytes");
+      "  measured: 1 allocation, " + bytes_text(kTextBytes) + " requested; 0 freed (0 bytes); net " +
+          bytes_text(kTextBytes) + ", peak live " + bytes_text(kTextBytes));
 }
 
 TEST(GTestAssertions, UpperBoundFailureSaysAtMost) {
@@ -75,7 +80,8 @@ TEST(GTestAssertions, ByteBoundFailureNamesBytes) {
   reset();
   EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATED_BYTES_LE(grow_text(), 100),
                           "`grow_text()` should allocate at most 100 bytes\n"
-                          "  measured: 1 allocation, 101 bytes requested");
+                          "  measured: 1 allocation, " +
+                              bytes_text(kTextBytes) + " requested");
 }
 
 TEST(GTestAssertions, AssertVariantsAreFatal) {
@@ -90,7 +96,8 @@ TEST(GTestAssertions, AForbiddenAllocationFailsTheTestAtTheGuard) {
         allocgate::ForbidAllocations forbid;
         grow_text();
       },
-      "1 allocation(s) of 101 bytes in a scope that forbids allocation (the first of 101 bytes)");
+      "1 allocation(s) of " + bytes_text(kTextBytes) + " in a scope that forbids allocation (the first of " +
+          bytes_text(kTextBytes) + ")");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "allocgate/gtest.h"
 #include "block_headers.h"
 #include "escape.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -136,8 +137,9 @@ TEST(AllocationScope, AnotherThreadsAllocationsAreNotSeen) {
     });
   });
   worker.join();
-  EXPECT_EQ(spawn.allocations, 1u);  // std::thread's state, nothing of the worker
-  EXPECT_EQ(scope.stats().allocations, 1u);
+  // std::thread's state, nothing of the worker.
+  EXPECT_EQ(spawn.allocations, allocgate::test::kThreadStartAllocations);
+  EXPECT_EQ(scope.stats().allocations, allocgate::test::kThreadStartAllocations);
 }
 
 TEST(ProcessAllocationScope, SeesEveryThreadIncludingThreadsStartedInside) {
@@ -147,10 +149,17 @@ TEST(ProcessAllocationScope, SeesEveryThreadIncludingThreadsStartedInside) {
     for (int i = 0; i < 100; ++i) release(allocate(16), 16);
   });
   worker.join();
-  EXPECT_EQ(mine.stats().allocations, 1u);              // the thread's state
-  EXPECT_EQ(process.stats().allocations, 101u);         // and the worker's
+  EXPECT_EQ(mine.stats().allocations, allocgate::test::kThreadStartAllocations);  // the thread's state
+  EXPECT_EQ(process.stats().allocations, allocgate::test::kThreadStartAllocations + 100);  // and the worker's
   EXPECT_EQ(process.stats().bytes_allocated, mine.stats().bytes_allocated + 1600u);
-  EXPECT_EQ(process.stats().net_bytes, 0);              // the worker freed its state
+  // The worker freed its state. libc++ frees a thread's records with unsized
+  // deletes (clang 14 passes no sizes), so without block headers the net
+  // figure is only an upper bound there.
+  if (process.stats().sizes_known()) {
+    EXPECT_EQ(process.stats().net_bytes, 0);
+  } else {
+    EXPECT_EQ(process.stats().deallocations, process.stats().allocations);
+  }
 }
 
 TEST(ProcessAllocationScope, ManyThreadsAllocatingAtOnceGiveExactTotals) {

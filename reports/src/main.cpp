@@ -25,6 +25,7 @@
 #include "report.h"
 #include "runner.h"
 #include "table.h"
+#include "timing.h"
 
 namespace {
 
@@ -203,8 +204,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) {
-      run_options.time = !no_timing;
+      const bool untimed = !no_timing && !timing_available();
+      run_options.time = !no_timing && !untimed;
       const Report report = run_cases(run_options, std::cerr);
+      if (untimed) std::cerr << "allocgate: counted without timing: this allocgate was built without Google Benchmark\n";
       print_markdown_tables(std::cout, report);
       if (!run_out.empty()) {
         write_file_atomically(run_out, report_text(report));

@@ -1,7 +1,5 @@
 #include "runner.h"
 
-#include <benchmark/benchmark.h>
-
 #include <chrono>
 #include <map>
 #include <ostream>
@@ -12,6 +10,7 @@
 #include "input_error.h"
 #include "registry/sha256.h"
 #include "registry/workload.h"
+#include "timing.h"
 
 namespace allocgate::reports {
 namespace {
@@ -94,67 +93,6 @@ void summarise_sites(const SiteProfile& profile, CaseResult& result) {
   }
 }
 
-// Google Benchmark reporter that keeps each repetition's times per case and
-// what it measured of the machine, and reports progress; prints nothing itself.
-class Collector : public ::benchmark::BenchmarkReporter {
- public:
-  explicit Collector(Progress& progress) : progress_(progress) {}
-  bool ReportContext(const Context& context) override {
-    machine_.num_cpus = context.cpu_info.num_cpus;
-    machine_.mhz_per_cpu = static_cast<long>(context.cpu_info.cycles_per_second / 1e6);
-    machine_.cpu_scaling_enabled = context.cpu_info.scaling == ::benchmark::CPUInfo::ENABLED;
-    machine_.load_avg = context.cpu_info.load_avg;
-    machine_.host_name = context.sys_info.name;
-    return true;
-  }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.run_type != Run::RT_Iteration) continue;
-      const std::string name = run.benchmark_name();
-      if (run.error_occurred) throw std::runtime_error(name + ": " + run.error_message);
-      real_ns_[name].push_back(run.GetAdjustedRealTime());
-      cpu_ns_[name].push_back(run.GetAdjustedCPUTime());
-      iterations_[name] += run.iterations;
-      if (run.repetition_index + 1 == run.repetitions) progress_.step(name);
-    }
-  }
-  std::map<std::string, std::vector<double>> real_ns_, cpu_ns_;
-  std::map<std::string, std::int64_t> iterations_;
-  MachineInfo machine_;
-
- private:
-  Progress& progress_;
-};
-
-// The timing pass: each case registered as a benchmark, inputs built and one
-// warm-up operation outside the timed loop.
-MachineInfo time_cases(const std::vector<const CaseRef*>& cases, const RunOptions& options,
-                       std::vector<CaseResult>& results, Progress& progress) {
-  for (const CaseRef* s : cases) {
-    ::benchmark::RegisterBenchmark(s->name.c_str(), [s](::benchmark::State& state) {
-      const auto c = s->prepare();
-      c->run();
-      for (auto _ : state) c->run();
-    })->Unit(::benchmark::kNanosecond);
-  }
-  std::string repetitions = "--benchmark_repetitions=" + std::to_string(options.repetitions);
-  std::string min_time = "--benchmark_min_time=" + std::to_string(options.min_time);
-  std::string program = "allocgate";
-  char* argv[] = {program.data(), repetitions.data(), min_time.data(), nullptr};
-  int argc = 3;
-  ::benchmark::Initialize(&argc, argv);
-  Collector collector(progress);
-  ::benchmark::RunSpecifiedBenchmarks(&collector);
-  ::benchmark::ClearRegisteredBenchmarks();
-  for (CaseResult& r : results) {
-    auto& real = collector.real_ns_[r.name];
-    if (real.empty()) continue;
-    set_times(r, std::move(real), std::move(collector.cpu_ns_[r.name]));
-    r.iterations = collector.iterations_[r.name];
-  }
-  return collector.machine_;
-}
-
 const CaseRef& named_case(const std::string& name) {
   const CaseRef* c = allocgate::workloads::find_case(name);
   if (c == nullptr) throw InputError("no case named '" + name + "' (allocgate list shows them)");
@@ -195,7 +133,7 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
                                              std::string(w.reference().name), w.default_size});
   }
   if (options.time) {
-    context.machine = time_cases(cases, options, report.cases, progress);
+    context.machine = time_cases(cases, options, report.cases, [&](const std::string& name) { progress.step(name); });
     context.repetitions = options.repetitions;
   }
   report.context = to_json(context);

@@ -12,6 +12,7 @@
 
 #include "allocgate/toolchain.h"
 #include "command.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -182,8 +183,14 @@ TEST_F(Cli, TheGatePointsAtTheLineThatAllocates) {
 TEST_F(Cli, ProfileListsTheTopSitesOfOneOperation) {
   const Result r = run(kAllocgate + " profile log_report/v3/2000");
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_EQ(r.output.rfind("log_report/v3/2000: 73 allocations, ", 0), 0u) << r.output;
-  EXPECT_NE(r.output.find("by count:\n  70 allocs, "), std::string::npos) << r.output;  // the 40 nodes and 30 keys
+  // The 40 map nodes and the keys too long for the short-string buffer (30
+  // with libstdc++, none with libc++) at one line, then the bucket array, the
+  // key order and the output (log_report_test.cpp derives them).
+  const std::uint64_t nodes_and_keys = 40 + (16 > allocgate::test::kShortStringCapacity ? 30 : 0);
+  EXPECT_EQ(r.output.rfind("log_report/v3/2000: " + std::to_string(nodes_and_keys + 3) + " allocations, ", 0), 0u)
+      << r.output;
+  EXPECT_NE(r.output.find("by count:\n  " + std::to_string(nodes_and_keys) + " allocs, "), std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("workloads/log_report/log_report.cpp:"), std::string::npos);
   EXPECT_NE(r.output.find("by bytes:\n"), std::string::npos);
 }
@@ -205,7 +212,9 @@ TEST_F(Cli, HeaptracksCountAgreesWithAllocgates) {
   const auto at = json.str().find("\"allocs_per_op\": ");
   ASSERT_NE(at, std::string::npos);
   const long allocs_per_op = std::stol(json.str().substr(at + 17));
-  EXPECT_EQ(allocs_per_op, 165);
+#if !defined(_LIBCPP_VERSION)
+  EXPECT_EQ(allocs_per_op, 165);  // libstdc++'s figure; libc++'s is gated in its bounds section
+#endif
 
   const auto heaptrack_calls = [&](long runs) {
     const Result r = run(kAllocgate + " profile " + name + " --heaptrack --runs " + std::to_string(runs) + " --out " +
