@@ -21,6 +21,7 @@
 #include "heaptrack.h"
 #include "input_error.h"
 #include "json_file.h"
+#include "merge.h"
 #include "registry/workload.h"
 #include "report.h"
 #include "runner.h"
@@ -143,6 +144,14 @@ int main(int argc, char** argv) {
   bool no_timing = false;
   run->add_flag("--no-timing", no_timing, "Count allocations and hash outputs only");
   run->add_flag("--sites", run_options.sites, "Also record each case's top allocation sites (for diff and compare)");
+  std::string shard;
+  run->add_option("--shard", shard, "Only the I-th of N parts of the cases, e.g. 2/4 (join them with merge)");
+
+  std::vector<std::string> merge_inputs;
+  std::string merge_out;
+  CLI::App* merge = app.add_subcommand("merge", "Join the reports of shards (run --shard I/N) into one");
+  merge->add_option("reports", merge_inputs, "The shards' reports, each shard once")->required();
+  merge->add_option("--out", merge_out, "Write the joined report here (atomically); - for stdout")->required();
 
   std::string profile_case_name, heaptrack_out;
   bool heaptrack = false;
@@ -204,6 +213,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) {
+      if (!shard.empty()) run_options.shard = parse_shard(shard, "--shard");
       const bool untimed = !no_timing && !timing_available();
       run_options.time = !no_timing && !untimed;
       const Report report = run_cases(run_options, std::cerr);
@@ -212,6 +222,17 @@ int main(int argc, char** argv) {
       if (!run_out.empty()) {
         write_file_atomically(run_out, report_text(report));
         std::cerr << "allocgate: wrote " << run_out << "\n";
+      }
+      return 0;
+    }
+    if (*merge) {
+      std::vector<NamedReport> reports;
+      for (const std::string& file : merge_inputs) reports.push_back({file, read_report(file)});
+      const Report merged = merge_reports(std::move(reports));
+      write_output(merge_out, report_text(merged));
+      if (merge_out != "-") {
+        std::cerr << "allocgate: wrote " << merge_out << " (" << merged.cases.size() << " cases from "
+                  << merge_inputs.size() << " reports)\n";
       }
       return 0;
     }

@@ -1,11 +1,13 @@
 #include "runner.h"
 
+#include <charconv>
 #include <chrono>
 #include <map>
 #include <ostream>
 #include <regex>
 
 #include "allocgate/measure.h"
+#include "allocgate/report_keys.h"
 #include "context.h"
 #include "input_error.h"
 #include "registry/sha256.h"
@@ -21,7 +23,7 @@ using allocgate::workloads::CaseRef;
 using allocgate::workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
-std::vector<const CaseRef*> select_cases(const std::string& filter) {
+std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard& shard) {
   std::regex pattern;
   try {
     pattern = std::regex(filter.empty() ? std::string(".") : filter);
@@ -33,7 +35,16 @@ std::vector<const CaseRef*> select_cases(const std::string& filter) {
     if (std::regex_search(c.name, pattern)) cases.push_back(&c);
   }
   if (cases.empty()) throw InputError("--filter '" + filter + "' matches no case");
-  return cases;
+  const auto total = static_cast<std::size_t>(cases.size());
+  const auto count = static_cast<std::size_t>(shard.count);
+  if (count > total) {
+    throw InputError("--shard " + shard.text() + ": more shards than the " + std::to_string(total) + " cases selected");
+  }
+  // Contiguous parts: joined in order, the shards are the unsharded run.
+  const std::size_t begin = total * static_cast<std::size_t>(shard.index - 1) / count;
+  const std::size_t end = total * static_cast<std::size_t>(shard.index) / count;
+  return std::vector<const CaseRef*>(cases.begin() + static_cast<std::ptrdiff_t>(begin),
+                                     cases.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
 // Prints "[i/n] name" lines, but only once the run has lasted a second: a
@@ -102,7 +113,7 @@ const CaseRef& named_case(const std::string& name) {
 }  // namespace
 
 Report run_cases(const RunOptions& options, std::ostream& progress_out) {
-  const std::vector<const CaseRef*> cases = select_cases(options.filter);
+  const std::vector<const CaseRef*> cases = select_cases(options.filter, options.shard);
   Progress progress(progress_out, options.time ? 2 * cases.size() : cases.size());
 
   Report report;
@@ -137,7 +148,23 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
     context.repetitions = options.repetitions;
   }
   report.context = to_json(context);
+  if (options.shard.count > 1) report.context[keys::kShard] = options.shard.text();
   return report;
+}
+
+Shard parse_shard(std::string_view text, const std::string& what) {
+  Shard shard;
+  const auto slash = text.find('/');
+  const auto number = [](std::string_view digits, int& out) {
+    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return error == std::errc() && end == digits.data() + digits.size() && !digits.empty();
+  };
+  if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
+      !number(text.substr(slash + 1), shard.count) || shard.count < 1 || shard.index < 1 ||
+      shard.index > shard.count) {
+    throw InputError(what + " '" + std::string(text) + "' is not I/N with 1 <= I <= N");
+  }
+  return shard;
 }
 
 std::string case_output(const std::string& name) {

@@ -5,11 +5,25 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "allocgate/sites.h"
 #include "report.h"
 
 namespace allocgate::reports {
+
+/// The part of the cases one run takes (`run --shard I/N`): the I-th of N
+/// contiguous, near-equal parts of the selected cases in registry order, so
+/// every case is in exactly one shard and the shards, joined in order, are
+/// the whole run (`allocgate merge`).
+struct Shard {
+  int index = 1;  ///< I, from 1
+  int count = 1;  ///< N
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
+};
+
+/// Reads "I/N" (1 <= I <= N); throws InputError naming `what` otherwise.
+Shard parse_shard(std::string_view text, const std::string& what);
 
 struct RunOptions {
   std::string filter;           ///< ECMAScript regex searched in case names; empty: all
@@ -18,6 +32,7 @@ struct RunOptions {
   int counted_runs = 5;         ///< operations counted after the warm-up
   bool time = true;             ///< false: allocation figures and hashes only
   bool sites = false;           ///< also capture each case's top allocation sites
+  Shard shard;                  ///< the whole run unless set
 };
 
 /// Runs the cases; progress goes to `progress` once the run has taken more

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -42,7 +43,7 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_EQ(run(kAllocgate + " --version").output, std::string("allocgate 0.1.0 (") + allocgate::kToolchain + ")\n");
   const Result help = run(kAllocgate + " --help");
   EXPECT_EQ(help.code, 0);
-  for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop"}) {
+  for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop", "merge"}) {
     EXPECT_NE(help.output.find(sub), std::string::npos) << sub;
   }
   EXPECT_EQ(run(kAllocgate + " no-such-command").code, 2);
@@ -66,6 +67,31 @@ TEST_F(Cli, TheRecordedBoundsHoldForThisBuildsToolchain) {
   const Result r = run(kAllocgate + " diff --strict --bounds " + kBounds + " " + report);
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("0 regression(s), 0 improved, "), std::string::npos) << r.output;
+}
+
+// A CI matrix: each job runs one shard, one job merges and gates them.
+TEST_F(Cli, ShardsRunApartMergeIntoTheWholeRunAndPassTheGate) {
+  std::string shards;
+  for (const char* shard : {"3/3", "1/3", "2/3"}) {
+    const std::string file = path(std::string("shard-") + shard[0] + ".json");
+    ASSERT_EQ(run(kAllocgate + " run --no-timing --counted-runs 1 --shard " + shard + " --out " + file).code, 0);
+    shards += " " + file;
+  }
+  const std::string merged = path("merged.json");
+  const Result m = run(kAllocgate + " merge" + shards + " --out " + merged);
+  ASSERT_EQ(m.code, 0) << m.output;
+  const std::string listed = run(kAllocgate + " list").output;
+  const std::string cases = std::to_string(std::count(listed.begin(), listed.end(), '\n'));
+  EXPECT_NE(m.output.find("(" + cases + " cases from 3 reports)"), std::string::npos) << m.output;
+  const Result r = run(kAllocgate + " diff --strict --bounds " + kBounds + " " + merged);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("0 regression(s), 0 improved, " + cases + " ok"), std::string::npos) << r.output;
+  // Two shards of three: one line, exit 2, nothing written.
+  const Result partial = run(kAllocgate + " merge " + path("shard-1.json") + " " + path("shard-2.json") + " --out " +
+                             path("partial.json"));
+  EXPECT_EQ(partial.code, 2);
+  EXPECT_EQ(partial.output, "allocgate: shard 3/3 is missing: the merged report would not be whole\n");
+  EXPECT_FALSE(fs::exists(path("partial.json")));
 }
 
 TEST_F(Cli, ReadsAGoogleBenchmarkBinarysJson) {

@@ -23,6 +23,7 @@ inline constexpr const char* kCaseStudySize = "case_study_size";
 inline constexpr const char* kReferenceVariant = "reference_variant";
 inline constexpr const char* kCountedRuns = "allocgate_counted_runs";
 inline constexpr const char* kRepetitions = "allocgate_repetitions";
+inline constexpr const char* kShard = "allocgate_shard";  ///< "I/N": `run --shard`; absent when whole
 inline constexpr const char* kDate = "date";
 inline constexpr const char* kExecutable = "executable";
 inline constexpr const char* kCompiler = "compiler";

@@ -1,0 +1,95 @@
+#include "merge.h"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+#include "allocgate/report_keys.h"
+#include "input_error.h"
+#include "runner.h"
+
+namespace allocgate::reports {
+
+namespace k = allocgate::keys;
+
+namespace {
+
+// The report's shard, if it is one; "1/1" is the whole run.
+std::optional<Shard> shard_of(const NamedReport& r) {
+  const auto it = r.report.context.find(k::kShard);
+  if (it == r.report.context.end()) return std::nullopt;
+  if (!it->is_string()) throw InputError(r.source + ": context." + k::kShard + " is not a string");
+  return parse_shard(it->get<std::string>(), r.source + ": context." + k::kShard);
+}
+
+// Shards in order, each of 1..N once; reports without one stay as given.
+void order_shards(std::vector<NamedReport>& reports) {
+  std::vector<std::optional<Shard>> shards;
+  for (const NamedReport& r : reports) shards.push_back(shard_of(r));
+  const auto sharded = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
+  if (sharded == 0) return;
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (!shards[i]) throw InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
+  }
+  const int count = shards[0]->count;
+  std::vector<const std::string*> seen(static_cast<std::size_t>(count), nullptr);
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (shards[i]->count != count) {
+      throw InputError(reports[i].source + " is shard " + shards[i]->text() + ", but " + reports[0].source +
+                       " is one of " + std::to_string(count));
+    }
+    const std::string*& first = seen[static_cast<std::size_t>(shards[i]->index - 1)];
+    if (first != nullptr) {
+      throw InputError(reports[i].source + " and " + *first + " are both shard " + shards[i]->text());
+    }
+    first = &reports[i].source;
+  }
+  for (int i = 0; i < count; ++i) {
+    if (seen[static_cast<std::size_t>(i)] == nullptr) {
+      throw InputError("shard " + Shard{i + 1, count}.text() + " is missing: the merged report would not be whole");
+    }
+  }
+  std::vector<NamedReport> ordered(reports.size());
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    ordered[static_cast<std::size_t>(shards[i]->index - 1)] = std::move(reports[i]);
+  }
+  reports = std::move(ordered);
+}
+
+}  // namespace
+
+Report merge_reports(std::vector<NamedReport> reports) {
+  if (reports.empty()) throw InputError("merge: no reports to merge");
+  for (const NamedReport& r : reports) {
+    if (!r.report.context.contains(k::kSchemaVersion)) {
+      throw InputError(r.source + ": not an allocgate report (merge joins the reports of allocgate run)");
+    }
+  }
+  order_shards(reports);
+  const std::string toolchain = reports[0].report.toolchain();
+  for (const NamedReport& r : reports) {
+    if (r.report.toolchain() != toolchain) {
+      throw InputError(r.source + " was run with toolchain " + r.report.toolchain() + ", " + reports[0].source +
+                       " with " + toolchain + ": their counts cannot be gated together");
+    }
+  }
+
+  Report merged;
+  merged.context = reports[0].report.context;
+  merged.context.erase(k::kShard);
+  std::size_t total = 0;
+  for (const NamedReport& r : reports) total += r.report.cases.size();
+  merged.cases.reserve(total);
+  std::unordered_map<std::string, const std::string*> source_of;  // case name -> report
+  source_of.reserve(total);
+  for (NamedReport& r : reports) {
+    for (CaseResult& c : r.report.cases) {
+      const auto [it, added] = source_of.try_emplace(c.name, &r.source);
+      if (!added) throw InputError("case " + c.name + " is in both " + *it->second + " and " + r.source);
+      merged.cases.push_back(std::move(c));
+    }
+  }
+  return merged;
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,27 @@
+// `allocgate merge`: the reports of shards run apart (`allocgate run --shard
+// I/N`, one CI job each) joined into the report one whole run writes, which
+// diff, compare and table then read as any other.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report.h"
+
+namespace allocgate::reports {
+
+/// A report and the file it came from, for messages.
+struct NamedReport {
+  std::string source;
+  Report report;
+};
+
+/// Joins allocgate reports. Shards (context.allocgate_shard "I/N") must all
+/// be there, each once, and are joined in shard order; reports without a
+/// shard (say, runs of different --filter) are joined in the order given.
+/// Throws InputError when one is not an allocgate report, the toolchains
+/// differ, a case is in two of them, or shards are missing, repeated or of
+/// different N. The context is the first shard's, without its shard.
+Report merge_reports(std::vector<NamedReport> reports);
+
+}  // namespace allocgate::reports

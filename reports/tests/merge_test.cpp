@@ -1,0 +1,124 @@
+// Shards (`run --shard I/N`) joined by merge_reports are the whole run, and
+// every way the pieces can fail to fit is bad input.
+
+#include "merge.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "allocgate/report_keys.h"
+#include "input_error.h"
+#include "runner.h"
+
+namespace {
+
+using namespace allocgate::reports;
+namespace k = allocgate::keys;
+
+NamedReport shard_report(const std::string& source, const std::string& shard, std::vector<std::string> names,
+                         const std::string& toolchain = "tc") {
+  NamedReport r{source, {}};
+  r.report.context = {{k::kSchemaVersion, kReportSchemaVersion}, {k::kToolchain, toolchain}};
+  if (!shard.empty()) r.report.context[k::kShard] = shard;
+  for (std::string& name : names) {
+    CaseResult c;
+    c.name = std::move(name);
+    c.allocs_per_op = static_cast<double>(c.name.size());
+    r.report.cases.push_back(std::move(c));
+  }
+  return r;
+}
+
+std::string merge_error(std::vector<NamedReport> reports) {
+  try {
+    merge_reports(std::move(reports));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(merged)";
+}
+
+TEST(ParseShard, ReadsIOfNAndRefusesTheRest) {
+  const Shard s = parse_shard("2/5", "--shard");
+  EXPECT_EQ(s.index, 2);
+  EXPECT_EQ(s.count, 5);
+  EXPECT_EQ(s.text(), "2/5");
+  for (const char* bad : {"", "2", "/5", "2/", "0/5", "6/5", "-1/5", "2/0", "2/5x", "x/5", "1/99999999999"}) {
+    EXPECT_THROW(parse_shard(bad, "--shard"), InputError) << bad;
+  }
+}
+
+TEST(Shards, EveryCaseIsInExactlyOneShardAndTheShardsInOrderAreTheWholeRun) {
+  RunOptions options;
+  options.time = false;
+  options.counted_runs = 1;
+  options.filter = "/(1|10|100|200)$";
+  std::ostringstream progress;
+  const Report whole = run_cases(options, progress);
+  for (const int count : {1, 2, 3, 7}) {
+    std::vector<NamedReport> shards;
+    for (int index = count; index >= 1; --index) {  // handed over out of order
+      options.shard = Shard{index, count};
+      const std::string name = "shard" + std::to_string(index);
+      Report part = report_from_json(to_json(run_cases(options, progress)), name);  // as merge reads it
+      EXPECT_EQ(part.context.contains(k::kShard), count > 1);
+      shards.push_back({name, std::move(part)});
+    }
+    const Report merged = merge_reports(std::move(shards));
+    ASSERT_EQ(merged.cases.size(), whole.cases.size()) << count << " shards";
+    for (std::size_t i = 0; i < whole.cases.size(); ++i) {
+      EXPECT_EQ(merged.cases[i].name, whole.cases[i].name) << count << " shards";
+      EXPECT_EQ(merged.cases[i].allocs_per_op, whole.cases[i].allocs_per_op) << merged.cases[i].name;
+      EXPECT_EQ(merged.cases[i].bytes_per_op, whole.cases[i].bytes_per_op) << merged.cases[i].name;
+    }
+    EXPECT_FALSE(merged.context.contains(k::kShard));
+  }
+}
+
+TEST(Shards, MoreShardsThanCasesIsBadInput) {
+  RunOptions options;
+  options.time = false;
+  options.filter = "^timestamp/optimized/1$";
+  options.shard = Shard{1, 2};
+  std::ostringstream progress;
+  EXPECT_THROW(run_cases(options, progress), InputError);
+}
+
+TEST(Merge, JoinsShardsInShardOrder) {
+  const Report merged = merge_reports({shard_report("b.json", "2/2", {"c", "d"}), shard_report("a.json", "1/2", {"a", "b"})});
+  ASSERT_EQ(merged.cases.size(), 4u);
+  EXPECT_EQ(merged.cases[0].name, "a");
+  EXPECT_EQ(merged.cases[3].name, "d");
+  EXPECT_EQ(merged.toolchain(), "tc");
+}
+
+TEST(Merge, JoinsUnshardedReportsInTheOrderGiven) {
+  const Report merged = merge_reports({shard_report("x.json", "", {"x"}), shard_report("a.json", "", {"a"})});
+  ASSERT_EQ(merged.cases.size(), 2u);
+  EXPECT_EQ(merged.cases[0].name, "x");
+}
+
+TEST(Merge, RefusesPiecesThatDoNotFit) {
+  EXPECT_EQ(merge_error({shard_report("a.json", "", {"a", "b"}), shard_report("b.json", "", {"b"})}),
+            "case b is in both a.json and b.json");
+  EXPECT_EQ(merge_error({shard_report("a.json", "", {"a"}), shard_report("b.json", "", {"b"}, "other")}),
+            "b.json was run with toolchain other, a.json with tc: their counts cannot be gated together");
+  EXPECT_EQ(merge_error({shard_report("a.json", "1/3", {"a"}), shard_report("c.json", "3/3", {"c"})}),
+            "shard 2/3 is missing: the merged report would not be whole");
+  EXPECT_EQ(merge_error({shard_report("a.json", "1/2", {"a"}), shard_report("b.json", "1/2", {"b"})}),
+            "b.json and a.json are both shard 1/2");
+  EXPECT_EQ(merge_error({shard_report("a.json", "1/2", {"a"}), shard_report("b.json", "2/3", {"b"})}),
+            "b.json is shard 2/3, but a.json is one of 2");
+  EXPECT_EQ(merge_error({shard_report("a.json", "1/2", {"a"}), shard_report("b.json", "", {"b"})}),
+            "b.json is not a shard, but a.json is one");
+  EXPECT_EQ(merge_error({shard_report("a.json", "1/0", {"a"})}),
+            "a.json: context.allocgate_shard '1/0' is not I/N with 1 <= I <= N");
+  NamedReport google_benchmark = shard_report("gb.json", "", {"a"});
+  google_benchmark.report.context.erase(k::kSchemaVersion);
+  EXPECT_EQ(merge_error({std::move(google_benchmark)}),
+            "gb.json: not an allocgate report (merge joins the reports of allocgate run)");
+  EXPECT_EQ(merge_error({}), "merge: no reports to merge");
+}
+
+}  // namespace
