@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libbenchmark-dev    # GoogleTest, Google Benchmark
   nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
   libsimdjson-dev                  # reading reports and bounds files
+  libsqlite3-dev                   # allocgate history
   libssl-dev                       # SHA-256 of workload outputs
   libxml2-dev                      # parsing the XML workload's output in tests
   libdw-dev pkg-config             # symbolizing captured call sites

@@ -21,6 +21,7 @@
 #include "heaptrack.h"
 #include "input_error.h"
 #include "json_file.h"
+#include "history.h"
 #include "merge.h"
 #include "registry/workload.h"
 #include "report.h"
@@ -153,6 +154,27 @@ int main(int argc, char** argv) {
   merge->add_option("reports", merge_inputs, "The shards' reports, each shard once")->required();
   merge->add_option("--out", merge_out, "Write the joined report here (atomically); - for stdout")->required();
 
+  std::string history_db = "allocgate-history.db";
+  CLI::App* history = app.add_subcommand("history", "Reports across commits, kept in an SQLite database");
+  history->add_option("--db", history_db, "The history database")->capture_default_str();
+  history->require_subcommand(1);
+  std::vector<std::string> history_reports;
+  RunKeyOverrides history_key;
+  CLI::App* history_add = history->add_subcommand("add", "Record reports (adding one twice changes nothing)");
+  history_add->add_option("reports", history_reports, "Reports of allocgate run, or Google Benchmark JSON")->required();
+  history_add->add_option("--commit", history_key.commit, "The commit, instead of the report's git_commit");
+  history_add->add_option("--date", history_key.date, "The date, instead of the report's");
+  history_add->add_option("--branch", history_key.branch, "The branch");
+  history_add->add_option("--toolchain", history_key.toolchain, "The toolchain, instead of the report's");
+  history_add->add_option("--host", history_key.host, "The host, instead of the report's host_name");
+  std::string history_filter;
+  std::size_t history_last = 10;
+  bool history_markdown = false;
+  CLI::App* history_show = history->add_subcommand("show", "Cases by commits: allocs/op, bytes/op and time");
+  history_show->add_option("--filter", history_filter, "Only cases whose name matches this regex");
+  history_show->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
+  history_show->add_flag("--markdown", history_markdown, "Print markdown");
+
   std::string profile_case_name, heaptrack_out;
   bool heaptrack = false;
   long heaptrack_runs = 200;
@@ -222,6 +244,19 @@ int main(int argc, char** argv) {
       if (!run_out.empty()) {
         write_file_atomically(run_out, report_text(report));
         std::cerr << "allocgate: wrote " << run_out << "\n";
+      }
+      return 0;
+    }
+    if (*history) {
+      History db(history_db);
+      if (*history_add) {
+        for (const std::string& file : history_reports) {
+          const Report report = read_report_saying_source(file);
+          const bool added = db.add(report, run_key(report, history_key, file));
+          std::cout << terminal_text(file) << ": " << (added ? "added" : "recorded already, unchanged") << "\n";
+        }
+      } else {
+        print_history(std::cout, db.table(history_filter, history_last), history_markdown);
       }
       return 0;
     }

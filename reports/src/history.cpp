@@ -1,0 +1,380 @@
+#include "history.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <ostream>
+#include <regex>
+#include <stdexcept>
+#include <thread>
+
+#include "allocgate/report_keys.h"
+#include "escape.h"
+#include "format.h"
+#include "input_error.h"
+
+namespace allocgate::reports {
+
+namespace k = allocgate::keys;
+
+namespace {
+
+// PRAGMA application_id: "agh1", so that another program's SQLite file is
+// refused instead of having tables added to it.
+constexpr int kApplicationId = 0x61676831;
+
+// Each step takes the schema from its index to the next; a new database runs
+// them all. Schema 1 kept the median time only; 2 adds its spread, and an
+// index that makes one case's history a range read.
+constexpr const char* kMigrations[] = {
+    R"sql(
+      CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
+        toolchain TEXT NOT NULL, host TEXT NOT NULL,
+        UNIQUE (commit_id, date, branch, toolchain, host));
+      CREATE TABLE figures (
+        run_id INTEGER NOT NULL REFERENCES runs (id),
+        name TEXT NOT NULL,
+        allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
+        PRIMARY KEY (run_id, name)) WITHOUT ROWID;
+    )sql",
+    R"sql(
+      ALTER TABLE figures ADD COLUMN ns_min REAL;
+      ALTER TABLE figures ADD COLUMN ns_max REAL;
+      CREATE INDEX figures_by_name ON figures (name, run_id);
+    )sql",
+};
+static_assert(std::size(kMigrations) == History::kSchemaVersion);
+
+// A prepared statement, finalized when it goes.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql, const std::string& source) : db_(db), source_(source) {
+    check(sqlite3_prepare_v2(db, sql, -1, &statement_, nullptr), sql);
+  }
+  ~Statement() { sqlite3_finalize(statement_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int i, const std::string& text) {
+    check(sqlite3_bind_text(statement_, i, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT), "bind");
+    return *this;
+  }
+  Statement& bind(int i, std::int64_t value) {
+    check(sqlite3_bind_int64(statement_, i, value), "bind");
+    return *this;
+  }
+  Statement& bind(int i, const std::optional<double>& value) {
+    check(value ? sqlite3_bind_double(statement_, i, *value) : sqlite3_bind_null(statement_, i), "bind");
+    return *this;
+  }
+  /// True while there is a row.
+  bool step() {
+    const int rc = sqlite3_step(statement_);
+    if (rc == SQLITE_ROW) return true;
+    check(rc == SQLITE_DONE ? SQLITE_OK : rc, "step");
+    return false;
+  }
+  void reset() {
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+  }
+  std::string text(int column) const {
+    const auto* p = sqlite3_column_text(statement_, column);
+    return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
+  }
+  std::int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
+  std::optional<double> real(int column) const {
+    if (sqlite3_column_type(statement_, column) == SQLITE_NULL) return std::nullopt;
+    return sqlite3_column_double(statement_, column);
+  }
+
+ private:
+  void check(int rc, const char* what) const;
+
+  sqlite3* db_;
+  const std::string& source_;
+  sqlite3_stmt* statement_ = nullptr;
+};
+
+// A file that is not a database, or a damaged one, is bad input; anything
+// else SQLite reports is a failure of allocgate's own.
+[[noreturn]] void fail(sqlite3* db, int rc, const std::string& source, const std::string& what) {
+  const std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  const int primary = rc & 0xff;
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) {
+    throw InputError(source + ": not a usable history database (" + message + ")");
+  }
+  if (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM) {
+    throw InputError(source + ": cannot open: " + message);
+  }
+  throw std::runtime_error(source + ": " + what + ": " + message);
+}
+
+void Statement::check(int rc, const char* what) const {
+  if (rc != SQLITE_OK) fail(db_, rc, source_, what);
+}
+
+void exec(sqlite3* db, const char* sql, const std::string& source) {
+  const int rc = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+  if (rc != SQLITE_OK) fail(db, rc, source, sql);
+}
+
+std::int64_t pragma(sqlite3* db, const char* sql, const std::string& source) {
+  Statement s(db, sql, source);
+  return s.step() ? s.integer(0) : 0;
+}
+
+// Rolls back unless committed: an exception midway leaves the file as it was.
+class Transaction {
+ public:
+  Transaction(sqlite3* db, const std::string& source) : db_(db), source_(source) {
+    exec(db, "BEGIN IMMEDIATE", source);  // takes the write lock now: waits, never deadlocks
+  }
+  ~Transaction() {
+    if (!done_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void commit() {
+    exec(db_, "COMMIT", source_);
+    done_ = true;
+  }
+
+ private:
+  sqlite3* db_;
+  const std::string& source_;
+  bool done_ = false;
+};
+
+// WAL lets readers run beside a writer, and a killed writer's commits stay.
+// Switching takes an exclusive lock without calling the busy handler, so two
+// processes opening a new database at once retry here; an existing one is
+// in WAL already (the mode is kept in the file).
+void set_wal(sqlite3* db, const std::string& source) {
+  for (int attempt = 0;; ++attempt) {
+    const int rc = sqlite3_exec(db, "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) return;
+    if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) fail(db, rc, source, "PRAGMA journal_mode=WAL");
+    if (attempt == 3000) fail(db, rc, source, "PRAGMA journal_mode=WAL (locked for 30 s)");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+std::string context_text(const Report& report, const char* key) {
+  const auto it = report.context.find(key);
+  return it != report.context.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std::string& source) {
+  RunKey key;
+  key.commit = overrides.commit.value_or(context_text(report, k::kGitCommit));
+  key.date = overrides.date.value_or(context_text(report, k::kDate));
+  key.branch = overrides.branch.value_or("");
+  key.toolchain = overrides.toolchain.value_or(report.toolchain());
+  key.host = overrides.host.value_or(context_text(report, k::kHostName));
+  if (key.commit.empty()) throw InputError(source + ": no git_commit in its context; pass --commit");
+  if (key.date.empty()) throw InputError(source + ": no date in its context; pass --date");
+  for (const std::string* text : {&key.commit, &key.date, &key.branch, &key.toolchain, &key.host}) {
+    if (!valid_utf8(*text)) throw InputError(source + ": the run's commit, date, branch, toolchain or host is not UTF-8");
+  }
+  return key;
+}
+
+History::History(const std::filesystem::path& file) : source_(file.string()) {
+  const int rc = sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  if (rc != SQLITE_OK) {
+    const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw InputError(source_ + ": cannot open: " + message);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 30000);  // another writer holds the lock: wait for it
+    sqlite3_extended_result_codes(db_, 1);
+    // Refused before anything is written to it.
+    const std::int64_t application = pragma(db_, "PRAGMA application_id", source_);
+    const std::int64_t tables = pragma(db_, "SELECT count(*) FROM sqlite_master", source_);
+    if (application != kApplicationId && (application != 0 || tables != 0)) {
+      throw InputError(source_ + ": not an allocgate history database (another program's SQLite file)");
+    }
+    set_wal(db_, source_);
+    exec(db_, "PRAGMA foreign_keys=ON", source_);
+    Transaction migrate(db_, source_);
+    const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);  // read under the lock
+    if (version > kSchemaVersion) {
+      throw InputError(source_ + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
+                       std::to_string(kSchemaVersion) + "); use a newer allocgate");
+    }
+    for (auto v = version; v < kSchemaVersion; ++v) exec(db_, kMigrations[v], source_);
+    if (version < kSchemaVersion) {
+      exec(db_, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), source_);
+      exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), source_);
+    }
+    migrate.commit();
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+}
+
+History::~History() { sqlite3_close(db_); }
+
+int History::schema_version() const { return static_cast<int>(pragma(db_, "PRAGMA user_version", source_)); }
+
+bool History::add(const Report& report, const RunKey& key) {
+  Transaction transaction(db_, source_);
+  Statement run(db_,
+                "INSERT INTO runs (commit_id, date, branch, toolchain, host) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT DO NOTHING",
+                source_);
+  run.bind(1, key.commit).bind(2, key.date).bind(3, key.branch).bind(4, key.toolchain).bind(5, key.host).step();
+  if (sqlite3_changes(db_) == 0) return false;  // recorded already: rolled back, nothing changed
+  const std::int64_t run_id = sqlite3_last_insert_rowid(db_);
+  Statement figure(db_,
+                   "INSERT INTO figures (run_id, name, allocs_per_op, bytes_per_op, ns_median, ns_min, ns_max) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   source_);
+  for (const CaseResult& c : report.cases) {
+    figure.bind(1, run_id).bind(2, c.name).bind(3, std::optional<double>(c.allocs_per_op)).bind(4, c.bytes_per_op);
+    figure.bind(5, c.ns_median).bind(6, c.ns_min).bind(7, c.ns_max).step();
+    figure.reset();
+  }
+  transaction.commit();
+  return true;
+}
+
+HistoryTable History::table(const std::string& filter, std::size_t last) const {
+  std::regex pattern;
+  try {
+    pattern = std::regex(filter.empty() ? std::string(".") : filter);
+  } catch (const std::regex_error& e) {
+    throw InputError("--filter '" + filter + "' is not a regular expression: " + e.what());
+  }
+  HistoryTable table;
+  std::map<std::int64_t, std::size_t> column_of;  // run id -> column
+  {
+    // The last runs, newest first, then turned around.
+    Statement runs(db_,
+                   "SELECT id, commit_id, date, branch, toolchain, host FROM runs "
+                   "ORDER BY date DESC, id DESC LIMIT ?",
+                   source_);
+    runs.bind(1, last == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(last));
+    std::vector<std::int64_t> ids;
+    while (runs.step()) {
+      ids.push_back(runs.integer(0));
+      table.runs.push_back(RunKey{runs.text(1), runs.text(2), runs.text(3), runs.text(4), runs.text(5)});
+    }
+    std::reverse(ids.begin(), ids.end());
+    std::reverse(table.runs.begin(), table.runs.end());
+    for (std::size_t i = 0; i < ids.size(); ++i) column_of[ids[i]] = i;
+  }
+  if (table.runs.empty()) return table;
+  std::map<std::string, std::vector<std::optional<HistoryFigures>>> rows;
+  Statement figures(db_,
+                    "SELECT run_id, name, allocs_per_op, bytes_per_op, ns_median, ns_min, ns_max FROM figures "
+                    "WHERE run_id >= ? ORDER BY name",
+                    source_);
+  figures.bind(1, column_of.begin()->first);
+  while (figures.step()) {
+    const auto column = column_of.find(figures.integer(0));
+    if (column == column_of.end()) continue;
+    const std::string name = figures.text(1);
+    if (!std::regex_search(name, pattern)) continue;
+    auto& row = rows[name];
+    row.resize(table.runs.size());
+    row[column->second] = HistoryFigures{figures.real(2).value_or(0), figures.real(3), figures.real(4),
+                                         figures.real(5), figures.real(6)};
+  }
+  for (auto& [name, row] : rows) {
+    table.cases.push_back(name);
+    table.figures.push_back(std::move(row));
+  }
+  return table;
+}
+
+namespace {
+
+// The column where the figure last changed from the run before it that had
+// it; none when it never changed.
+std::optional<std::size_t> last_change(const std::vector<std::optional<double>>& values) {
+  std::optional<std::size_t> changed;
+  std::optional<double> previous;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (!values[i]) continue;
+    if (previous && *values[i] != *previous) changed = i;
+    previous = values[i];
+  }
+  return changed;
+}
+
+}  // namespace
+
+void print_history(std::ostream& out, const HistoryTable& table, bool markdown) {
+  if (table.runs.empty()) {
+    out << "no runs recorded\n";
+    return;
+  }
+  // One row per case and figure; one column per run, headed by its commit.
+  std::vector<std::vector<std::string>> cells;
+  std::vector<std::string> header{"case", "figure"};
+  for (const RunKey& run : table.runs) {
+    const std::string commit = run.commit.substr(0, 10);
+    header.push_back(markdown ? markdown_code(commit) : terminal_text(commit));
+  }
+  cells.push_back(header);
+  struct Figure {
+    const char* label;
+    std::optional<double> (*get)(const HistoryFigures&);
+    bool exact;
+  };
+  const Figure kFigures[] = {
+      {"allocs/op", [](const HistoryFigures& f) { return std::optional<double>(f.allocs_per_op); }, true},
+      {"bytes/op", [](const HistoryFigures& f) { return f.bytes_per_op; }, true},
+      {"ns/op", [](const HistoryFigures& f) { return f.ns_median; }, false},
+  };
+  for (std::size_t c = 0; c < table.cases.size(); ++c) {
+    for (const Figure& figure : kFigures) {
+      std::vector<std::optional<double>> values;
+      for (const auto& f : table.figures[c]) values.push_back(f ? figure.get(*f) : std::nullopt);
+      if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) continue;
+      // Times vary from run to run: only the exact figures mark a change.
+      const auto changed = figure.exact ? last_change(values) : std::nullopt;
+      std::vector<std::string> row{markdown ? markdown_code(table.cases[c]) : terminal_text(table.cases[c]),
+                                   figure.label};
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        std::string cell = !values[i] ? "-" : figure.exact ? exact(*values[i]) : nanoseconds(*values[i]);
+        if (changed == i) cell += " *";
+        row.push_back(cell);
+      }
+      cells.push_back(std::move(row));
+    }
+  }
+  std::vector<std::size_t> widths(header.size(), 0);
+  for (const auto& row : cells) {
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    const auto& row = cells[r];
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (markdown) {
+        out << "| " << row[i] << " ";
+      } else {
+        // Names left, figures right.
+        const std::string pad(widths[i] - row[i].size(), ' ');
+        out << (i == 0 ? "" : "  ") << (i < 2 ? row[i] + pad : pad + row[i]);
+      }
+    }
+    out << (markdown ? "|\n" : "\n");
+    if (markdown && r == 0) {
+      for (std::size_t i = 0; i < row.size(); ++i) out << (i < 2 ? "| --- " : "| ---: ");
+      out << "|\n";
+    }
+  }
+  out << (markdown ? "\n" : "") << "* the run where a figure last changed; runs oldest first by date\n";
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,246 @@
+// The history database: runs recorded once, figures read back by case and
+// run with their last change marked, schemas migrated or refused, foreign and
+// corrupt files refused, concurrent and killed writers losing nothing.
+
+#include "history.h"
+
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "allocgate/report_keys.h"
+#include "command.h"
+#include "input_error.h"
+
+namespace {
+
+using namespace allocgate::reports;
+namespace k = allocgate::keys;
+
+Report report_of(std::initializer_list<std::pair<const char*, double>> cases, const std::string& commit = "c1",
+                 const std::string& date = "2026-12-01T00:00:00Z") {
+  Report r;
+  r.context = {{k::kSchemaVersion, kReportSchemaVersion}, {k::kToolchain, "tc"}, {k::kGitCommit, commit},
+               {k::kDate, date}};
+  for (const auto& [name, allocs] : cases) {
+    CaseResult c;
+    c.name = name;
+    c.allocs_per_op = allocs;
+    c.bytes_per_op = allocs * 32;
+    c.ns_median = 100;
+    c.ns_min = 90;
+    c.ns_max = 110;
+    r.cases.push_back(c);
+  }
+  return r;
+}
+
+RunKey key_of(const Report& r) { return run_key(r, {}, "r.json"); }
+
+void sql(const std::string& file, const std::string& text) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(db, text.c_str(), nullptr, nullptr, &error), SQLITE_OK) << (error ? error : "");
+  sqlite3_free(error);
+  sqlite3_close(db);
+}
+
+std::string error_of(const std::string& file) {
+  try {
+    History h(file);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(opened)";
+}
+
+class HistoryTest : public allocgate::reports::testing::ScratchDirTest {};
+
+TEST_F(HistoryTest, ARunIsRecordedOnceAndReadBackByCaseAndRun) {
+  History db(path("h.db"));
+  EXPECT_EQ(db.schema_version(), History::kSchemaVersion);
+  const Report first = report_of({{"a/x/1", 3}, {"b/x/1", 0}});
+  EXPECT_TRUE(db.add(first, key_of(first)));
+  EXPECT_FALSE(db.add(first, key_of(first)));  // the same run again: nothing changes
+  const Report second = report_of({{"a/x/1", 3}, {"b/x/1", 2}}, "c2", "2026-12-02T00:00:00Z");
+  EXPECT_TRUE(db.add(second, key_of(second)));
+  RunKeyOverrides other_branch;
+  other_branch.branch = "topic";
+  EXPECT_TRUE(db.add(second, run_key(second, other_branch, "r.json")));  // another key: another run
+
+  const HistoryTable t = db.table("", 0);
+  ASSERT_EQ(t.runs.size(), 3u);
+  EXPECT_EQ(t.runs[0].commit, "c1");
+  EXPECT_EQ(t.runs[2].branch, "topic");
+  ASSERT_EQ(t.cases, (std::vector<std::string>{"a/x/1", "b/x/1"}));
+  EXPECT_EQ(t.figures[1][0]->allocs_per_op, 0);
+  EXPECT_EQ(t.figures[1][1]->allocs_per_op, 2);
+  EXPECT_EQ(t.figures[1][1]->bytes_per_op, 64);
+  EXPECT_EQ(t.figures[0][0]->ns_min, 90);
+
+  const HistoryTable last = db.table("^b/", 2);
+  ASSERT_EQ(last.runs.size(), 2u);
+  EXPECT_EQ(last.runs[0].commit, "c2");
+  EXPECT_EQ(last.cases, std::vector<std::string>{"b/x/1"});
+}
+
+TEST_F(HistoryTest, ShowMarksTheRunWhereEachExactFigureLastChanged) {
+  History db(path("h.db"));
+  const Report runs[] = {report_of({{"a/x/1", 3}}, "c1", "2026-12-01"), report_of({{"a/x/1", 4}}, "c2", "2026-12-02"),
+                         report_of({{"a/x/1", 4}}, "c3", "2026-12-03")};
+  for (const Report& r : runs) ASSERT_TRUE(db.add(r, key_of(r)));
+  std::ostringstream out;
+  print_history(out, db.table("", 0), false);
+  // Figures right-aligned under their run; times are not marked: they vary.
+  EXPECT_EQ(out.str(),
+            "case   figure      c1     c2   c3\n"
+            "a/x/1  allocs/op    3    4 *    4\n"
+            "a/x/1  bytes/op    96  128 *  128\n"
+            "a/x/1  ns/op      100    100  100\n"
+            "* the run where a figure last changed; runs oldest first by date\n");
+}
+
+TEST_F(HistoryTest, AnOlderSchemaIsMigratedKeepingItsRuns) {
+  const std::string file = path("old.db");
+  // A database as schema 1 wrote it: no time spread.
+  sql(file, R"sql(
+    CREATE TABLE runs (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
+                       toolchain TEXT NOT NULL, host TEXT NOT NULL, UNIQUE (commit_id, date, branch, toolchain, host));
+    CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs (id), name TEXT NOT NULL,
+                          allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
+                          PRIMARY KEY (run_id, name)) WITHOUT ROWID;
+    INSERT INTO runs VALUES (1, 'c0', '2026-11-01', '', 'tc', 'h');
+    INSERT INTO figures VALUES (1, 'a/x/1', 7, 224, 100);
+    PRAGMA application_id = 1634166833;
+    PRAGMA user_version = 1;
+  )sql");
+  History db(file);
+  EXPECT_EQ(db.schema_version(), 2);
+  const Report r = report_of({{"a/x/1", 3}});
+  EXPECT_TRUE(db.add(r, key_of(r)));
+  const HistoryTable t = db.table("", 0);
+  ASSERT_EQ(t.runs.size(), 2u);
+  EXPECT_EQ(t.figures[0][0]->allocs_per_op, 7);
+  EXPECT_FALSE(t.figures[0][0]->ns_min.has_value());  // schema 1 had none
+  EXPECT_EQ(t.figures[0][1]->ns_min, 90);
+}
+
+TEST_F(HistoryTest, ANewerForeignOrCorruptFileIsBadInput) {
+  const std::string newer = path("newer.db");
+  { History db(newer); }
+  sql(newer, "PRAGMA user_version = 3");
+  EXPECT_EQ(error_of(newer), newer + ": history schema 3 is newer than this allocgate's (2); use a newer allocgate");
+
+  const std::string foreign = path("foreign.db");
+  sql(foreign, "CREATE TABLE t (x)");
+  EXPECT_EQ(error_of(foreign), foreign + ": not an allocgate history database (another program's SQLite file)");
+
+  const std::string text = path("text.db");
+  std::ofstream(text) << "{\"not\": \"a database\"}\n";
+  EXPECT_EQ(error_of(text), text + ": not a usable history database (file is not a database)");
+
+  // A real database with its pages overwritten.
+  const std::string damaged = path("damaged.db");
+  {
+    History db(damaged);
+    const Report r = report_of({{"a/x/1", 3}});
+    db.add(r, key_of(r));
+  }
+  sql(damaged, "PRAGMA wal_checkpoint(TRUNCATE)");
+  {
+    std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(0);
+    f << std::string(100, 'x');
+  }
+  EXPECT_NE(error_of(damaged).find(": not a usable history database"), std::string::npos) << error_of(damaged);
+}
+
+TEST_F(HistoryTest, TwoWritersAtOnceBothLand) {
+  const std::string file = path("h.db");
+  constexpr int kRuns = 25;
+  auto writer = [&](const std::string& commit_prefix) {
+    History db(file);
+    for (int i = 0; i < kRuns; ++i) {
+      const Report r = report_of({{"a/x/1", double(i)}, {"b/x/1", 1}}, commit_prefix + std::to_string(i));
+      EXPECT_TRUE(db.add(r, key_of(r)));
+    }
+  };
+  std::thread a(writer, "a"), b(writer, "b");
+  a.join();
+  b.join();
+  History db(file);
+  EXPECT_EQ(db.table("", 0).runs.size(), 2u * kRuns);
+}
+
+// A writer SIGKILLed at random moments: every run it had committed (it says
+// so on a pipe after each commit) is still there, and the file opens clean.
+TEST_F(HistoryTest, AWriterKilledAtAnyMomentLosesNothingCommitted) {
+  const std::string file = path("h.db");
+  std::mt19937 random(7);
+  int committed = 0;
+  for (int round = 0; round < 10; ++round) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      ::close(fds[0]);
+      History db(file);
+      for (int i = 0;; ++i) {
+        const Report r = report_of({{"a/x/1", 1}, {"b/x/1", 2}, {"c/x/1", 3}},
+                                   std::to_string(round).append("-").append(std::to_string(i)));
+        db.add(r, key_of(r));
+        const char done = 1;
+        if (::write(fds[1], &done, 1) != 1) ::_exit(1);
+      }
+    }
+    ::close(fds[1]);
+    ::usleep(std::uniform_int_distribution<useconds_t>(2000, 60000)(random));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    char buffer[4096];
+    for (ssize_t n; (n = ::read(fds[0], buffer, sizeof buffer)) > 0;) committed += static_cast<int>(n);
+    ::close(fds[0]);
+    History db(file);  // opens: not corrupt
+    const auto runs = db.table("", 0).runs.size();
+    EXPECT_GE(runs, static_cast<std::size_t>(committed)) << "round " << round;
+    EXPECT_LE(runs, static_cast<std::size_t>(committed) + 1) << "round " << round;  // one committed, not yet said
+    committed = static_cast<int>(runs);
+  }
+  EXPECT_GT(committed, 0);  // the writer got to commit at all
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* check = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &check, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(check), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(check, 0)), "ok");
+  sqlite3_finalize(check);
+  sqlite3_close(db);
+}
+
+TEST(RunKey, ComesFromTheContextUnlessOverridden) {
+  const Report r = report_of({{"a/x/1", 1}});
+  const RunKey key = run_key(r, {}, "r.json");
+  EXPECT_EQ(key.commit, "c1");
+  EXPECT_EQ(key.toolchain, "tc");
+  EXPECT_EQ(key.branch, "");
+  RunKeyOverrides overrides;
+  overrides.commit = "abc";
+  overrides.host = "ci-7";
+  EXPECT_EQ(run_key(r, overrides, "r.json").commit, "abc");
+  EXPECT_EQ(run_key(r, overrides, "r.json").host, "ci-7");
+  Report anonymous = r;
+  anonymous.context.erase(k::kGitCommit);
+  EXPECT_THROW(run_key(anonymous, {}, "r.json"), InputError);
+}
+
+}  // namespace
