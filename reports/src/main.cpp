@@ -175,6 +175,14 @@ int main(int argc, char** argv) {
   history_show->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
   history_show->add_flag("--markdown", history_markdown, "Print markdown");
 
+  std::string chart_out;
+  CLI::App* history_chart = history->add_subcommand("chart", "An HTML page with a chart per case over the runs");
+  bool chart_html = false;
+  history_chart->add_flag("--html", chart_html, "The page is HTML (the one format)")->required();
+  history_chart->add_option("--out", chart_out, "Write the page here (atomically); - for stdout")->required();
+  history_chart->add_option("--filter", history_filter, "Only cases whose name matches this regex");
+  history_chart->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
+
   std::string profile_case_name, heaptrack_out;
   bool heaptrack = false;
   long heaptrack_runs = 200;
@@ -255,6 +263,10 @@ int main(int argc, char** argv) {
           const bool added = db.add(report, run_key(report, history_key, file));
           std::cout << terminal_text(file) << ": " << (added ? "added" : "recorded already, unchanged") << "\n";
         }
+      } else if (*history_chart) {
+        std::ostringstream page;
+        print_history_chart(page, db.table(history_filter, history_last));
+        write_output(chart_out, page.str());
       } else {
         print_history(std::cout, db.table(history_filter, history_last), history_markdown);
       }

@@ -43,7 +43,7 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_EQ(run(kAllocgate + " --version").output, std::string("allocgate 0.1.0 (") + allocgate::kToolchain + ")\n");
   const Result help = run(kAllocgate + " --help");
   EXPECT_EQ(help.code, 0);
-  for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop", "merge"}) {
+  for (const char* sub : {"run", "diff", "compare", "table", "output", "list", "profile", "loop", "merge", "history"}) {
     EXPECT_NE(help.output.find(sub), std::string::npos) << sub;
   }
   EXPECT_EQ(run(kAllocgate + " no-such-command").code, 2);
@@ -92,6 +92,27 @@ TEST_F(Cli, ShardsRunApartMergeIntoTheWholeRunAndPassTheGate) {
   EXPECT_EQ(partial.code, 2);
   EXPECT_EQ(partial.output, "allocgate: shard 3/3 is missing: the merged report would not be whole\n");
   EXPECT_FALSE(fs::exists(path("partial.json")));
+}
+
+TEST_F(Cli, HistoryRecordsEachRunOnceShowsItAndRefusesAForeignFile) {
+  const std::string report = path("r.json"), db = path("h.db");
+  ASSERT_EQ(run(kAllocgate + " run --no-timing --counted-runs 1 --filter '^row_parse/' --out " + report).code, 0);
+  const std::string add = kAllocgate + " history --db " + db + " add --commit c1 --branch main " + report;
+  EXPECT_EQ(run(add).output, report + ": added\n");
+  EXPECT_EQ(run(add).output, report + ": recorded already, unchanged\n");
+  const Result show = run(kAllocgate + " history --db " + db + " show --filter 'naive/1$'");
+  EXPECT_EQ(show.code, 0) << show.output;
+  // Columns as wide as their widest cell: here bytes/op's three digits.
+  EXPECT_EQ(show.output.rfind("case               figure      c1\nrow_parse/naive/1  allocs/op    3\n", 0), 0u)
+      << show.output;
+  std::ofstream(path("notes.db")) << "not a database\n";
+  const Result foreign = run(kAllocgate + " history --db " + path("notes.db") + " show");
+  EXPECT_EQ(foreign.code, 2);
+  EXPECT_EQ(foreign.output, "allocgate: " + path("notes.db") + ": not a usable history database (file is not a database)\n");
+  // A Google Benchmark JSON has no commit of its own: the flag gives it.
+  const Result anonymous = run(kAllocgate + " history --db " + db + " add " + kFixtures + "/google-benchmark.json");
+  EXPECT_EQ(anonymous.code, 2);
+  EXPECT_NE(anonymous.output.find("no git_commit in its context; pass --commit"), std::string::npos) << anonymous.output;
 }
 
 TEST_F(Cli, ReadsAGoogleBenchmarkBinarysJson) {
