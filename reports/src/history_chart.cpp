@@ -79,7 +79,10 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
     if (panel.values[i]) line << Coordinate{x_of(i, runs)} << "," << Coordinate{y_of(*panel.values[i])} << " ";
   }
   out << "<polyline class=\"series " << panel.css << "\" points=\"" << line.str() << "\"/>";
-  for (std::size_t i = 0; i < runs; ++i) {
+  // A point (with its figure on hover) per run while points stand apart;
+  // over thousands of runs the line alone says it, in a smaller page.
+  constexpr std::size_t kMostPoints = 400;
+  for (std::size_t i = 0; i < runs && runs <= kMostPoints; ++i) {
     if (panel.values[i]) {
       out << "<circle class=\"point\" cx=\"" << Coordinate{x_of(i, runs)} << "\" cy=\"" << Coordinate{y_of(*panel.values[i])}
           << "\" r=\"2\"><title>" << exact(*panel.values[i]) << "</title></circle>";

@@ -8,11 +8,8 @@ allocgate=$1
 report=$2
 work=$3
 
-browser=$(command -v chromium || command -v chromium-browser || true)
-if [ -z "$browser" ]; then
-  echo "skipped: chromium is not installed (ci/install-deps.sh test installs it)"
-  exit 77
-fi
+source "$(dirname "$0")/chromium.sh"
+require_chromium
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -35,17 +32,10 @@ document.body.setAttribute('data-measured',
 JS
 } >"$work/measured.html"
 
-flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
-       --disable-component-update --disable-sync --user-data-dir="$work/profile")
-timeout 120 "$browser" "${flags[@]}" --window-size=1200,2200 --screenshot="$work/screenshot.png" \
-  "file://$work/report.html" >/dev/null 2>&1
-timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$work/measured.html" 2>/dev/null >"$work/dom.html"
-
-fail() { echo "FAIL: $*"; exit 1; }
-[ "$(head -c 8 "$work/screenshot.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "no PNG screenshot"
+render "$work/report.html" "$work/measured.html" 1200,2200
 size=$(stat -c %s "$work/screenshot.png")
 [ "$size" -gt 20000 ] || fail "screenshot is $size bytes: a blank page?"
-measured=$(grep -o 'data-measured="[^"]*"' "$work/dom.html" || true)
+measured=$(measured)
 [ -n "$measured" ] || fail "the page did not render"
 echo "rendered: $measured; screenshot $work/screenshot.png ($size bytes)"
 # The fixture has two workloads: allocs/op, time, scaling and flame charts each.
