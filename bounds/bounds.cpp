@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstring>
 
+#include <simdjson.h>
+
 #include "allocgate/report_keys.h"
 #include "input_error.h"
 #include "json_file.h"

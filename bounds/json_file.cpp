@@ -4,6 +4,8 @@
 
 #include "json_file.h"
 
+#include <simdjson.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -172,7 +174,7 @@ JsonDocument parse_padded(std::string text, const std::string& source) {
   }
   if (error != simdjson::SUCCESS) throw_malformed(text, error, source);
   DuplicateKeyCheck(source).check(root);
-  return JsonDocument(std::move(parser), root);
+  return JsonDocument(std::move(parser));
 }
 
 // The file's bytes, with room for simdjson's padding.
@@ -203,6 +205,11 @@ std::string read_text(const std::filesystem::path& file) {
 
 }  // namespace
 
+JsonDocument::JsonDocument(std::unique_ptr<simdjson::dom::parser> parser) : parser_(std::move(parser)) {}
+JsonDocument::JsonDocument(JsonDocument&&) noexcept = default;
+JsonDocument::~JsonDocument() = default;
+simdjson::dom::element JsonDocument::root() const { return parser_->doc.root(); }
+
 JsonDocument parse_document(std::string_view text, const std::string& source) {
   std::string padded;
   padded.reserve(text.size() + simdjson::SIMDJSON_PADDING);
@@ -219,12 +226,15 @@ nlohmann::json to_nlohmann(simdjson::dom::element value) {
   switch (value.type()) {
     case simdjson::dom::element_type::ARRAY: {
       nlohmann::json out = nlohmann::json::array();
-      for (const simdjson::dom::element element : simdjson::dom::array(value)) out.push_back(to_nlohmann(element));
+      // A copy, not the result's reference: the result is a temporary.
+      const simdjson::dom::array array = value.get_array().value_unsafe();
+      for (const simdjson::dom::element element : array) out.push_back(to_nlohmann(element));
       return out;
     }
     case simdjson::dom::element_type::OBJECT: {
       nlohmann::json out = nlohmann::json::object();
-      for (const simdjson::dom::key_value_pair field : simdjson::dom::object(value)) {
+      const simdjson::dom::object object = value.get_object().value_unsafe();
+      for (const simdjson::dom::key_value_pair field : object) {
         out.emplace(std::string(field.key), to_nlohmann(field.value));
       }
       return out;
@@ -232,18 +242,18 @@ nlohmann::json to_nlohmann(simdjson::dom::element value) {
     case simdjson::dom::element_type::INT64: {
       // nlohmann reads a non-negative integer as unsigned; simdjson as
       // signed whenever it fits. The readers check for nlohmann's kind.
-      const std::int64_t number(value);
+      const std::int64_t number = value.get_int64().value_unsafe();
       if (number >= 0) return static_cast<std::uint64_t>(number);
       return number;
     }
     case simdjson::dom::element_type::UINT64:
-      return std::uint64_t(value);
+      return value.get_uint64().value_unsafe();
     case simdjson::dom::element_type::DOUBLE:
-      return double(value);
+      return value.get_double().value_unsafe();
     case simdjson::dom::element_type::STRING:
-      return std::string(std::string_view(value));
+      return std::string(value.get_string().value_unsafe());
     case simdjson::dom::element_type::BOOL:
-      return bool(value);
+      return value.get_bool().value_unsafe();
     case simdjson::dom::element_type::NULL_VALUE:
       break;
   }

@@ -1,15 +1,34 @@
 #!/usr/bin/env bash
-# Builds and runs every test under each preset: release (g++), clang, clang
-# with libc++, then the sanitizers and the fuzzers.
+# Builds and runs the tests.
+#   ci/test.sh         every push (.ci/run; under 30 minutes on 2 cores): every
+#                      test under release (g++), libcxx (clang with libc++) and
+#                      asan-ubsan, the threaded tests under tsan, the fuzzers;
+#                      of the consumer projects, the README's quickstart only
+#   ci/test.sh --long  every preset in full: adds the four packaging variants
+#                      (tests/packaging), the clang preset (clang with
+#                      libstdc++) and every test under tsan (tsan-all)
 # ALLOCGATE_TEST_PRESETS="release" narrows the list.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh test
 
-read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-release clang libcxx asan-ubsan tsan fuzz}"
+long=false
+[ "${1:-}" = --long ] && long=true
+if $long; then
+  default="release clang libcxx asan-ubsan tsan-all fuzz"
+else
+  default="release libcxx asan-ubsan tsan fuzz"
+fi
+read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-$default}"
 for preset in "${presets[@]}"; do
   echo "== $preset" >&2
-  cmake --preset "$preset" >/dev/null
+  configure=$preset
+  [ "$preset" = tsan-all ] && configure=tsan
+  cmake --preset "$configure" >/dev/null
   cmake --build --preset "$preset"
-  ctest --preset "$preset"
+  if $long; then
+    ctest --preset "$preset"
+  else
+    ctest --preset "$preset" -LE packaging  # the consumer projects: minutes each
+  fi
 done

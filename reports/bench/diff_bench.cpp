@@ -6,6 +6,7 @@
 // time goes.
 
 #include <benchmark/benchmark.h>
+#include <simdjson.h>
 #include <unistd.h>
 
 #include <filesystem>

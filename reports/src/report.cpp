@@ -4,8 +4,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <unordered_set>
+
+#include <simdjson.h>
 
 #include "allocgate/report_keys.h"
 #include "format.h"

@@ -111,8 +111,8 @@ nlohmann::json to_json(const Report& report);
 
 /// The report as `allocgate run --out` writes it: to_json indented, with the
 /// context ahead of the cases (JSON objects are unordered, and nlohmann
-/// sorts keys), so that a reader knows the report's kind before its first
-/// case and can read the cases as they stream in.
+/// sorts keys), so that a reader, a person or a streaming parser, knows the
+/// report's kind before its first case.
 std::string report_text(const Report& report);
 
 }  // namespace allocgate::reports
