@@ -12,7 +12,13 @@
 
 namespace allocgate {
 
-CaptureSites::CaptureSites(std::size_t max_stacks) {
+namespace {
+// Return addresses whose unwind rules a capture keeps: more than the distinct
+// call sites on the stacks of most programs' allocations.
+constexpr std::size_t kCachedRules = 4096;
+}  // namespace
+
+CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {
   PauseCounting pause;  // the table is the harness's, not the code's
   table_ = std::make_unique<detail::StackTable>();
   // Doubling towards SIZE_MAX would wrap to 0 and never end.
@@ -22,6 +28,12 @@ CaptureSites::CaptureSites(std::size_t max_stacks) {
   storage_.resize(capacity * sizeof(detail::CapturedStack));
   table_->slots = new (storage_.data()) detail::CapturedStack[capacity]();
   table_->capacity = capacity;
+  table_->use_backtrace = unwinder == Unwinder::kBacktrace;
+  if (!table_->use_backtrace) {
+    rule_storage_.resize(kCachedRules * sizeof(detail::FrameRule));
+    table_->rules.slots = new (rule_storage_.data()) detail::FrameRule[kCachedRules]();
+    table_->rules.capacity = kCachedRules;
+  }
   // glibc loads its unwinder on the first backtrace(), allocating as it does:
   // do that here, not inside the hook.
   void* warm[2];
@@ -40,6 +52,7 @@ CaptureSites::~CaptureSites() {
   PauseCounting pause;
   table_.reset();
   std::vector<unsigned char>().swap(storage_);
+  std::vector<unsigned char>().swap(rule_storage_);
 }
 
 void CaptureSites::stop() noexcept {

@@ -28,8 +28,6 @@
 // Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
 // replacements; used to test that the harness detects a missing hook.
 
-#include <execinfo.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -138,15 +136,16 @@ std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
 }
 
 // Adds this allocation's stack to the table. backtrace() was called once when
-// capture began, so glibc has loaded its unwinder and this call does not
-// allocate; the guard keeps a nested allocation from recursing anyway.
+// capture began, so glibc has loaded its unwinder and neither unwinder
+// allocates; the guard keeps a nested allocation from recursing anyway.
 void record_stack(ThreadState& t, std::size_t size) noexcept {
   if (t.capturing_now) return;
   t.capturing_now = true;
-  void* frames[kMaxFrames];
-  const int depth = backtrace(frames, kMaxFrames);
-  const std::uint64_t hash = hash_frames(frames, depth);
   StackTable& table = *t.capture;
+  void* frames[kMaxFrames];
+  const int depth = table.use_backtrace ? backtrace_stack(frames, kMaxFrames)
+                                        : unwind_stack(frames, kMaxFrames, table.rules);
+  const std::uint64_t hash = hash_frames(frames, depth);
   const std::size_t mask = table.capacity - 1;
   for (std::size_t probe = 0, i = hash & mask; probe < table.capacity; ++probe, i = (i + 1) & mask) {
     CapturedStack& slot = table.slots[i];

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <map>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "allocgate/guards.h"
@@ -248,13 +249,24 @@ bool is_runner(const SiteFrame& f) {
 // libraries without line information.
 bool is_system(const SiteFrame& f) { return f.file.empty() || f.file.rfind("/usr/", 0) == 0; }
 
-// Most allocations first; sites of equal count by bytes.
+bool frame_less(const SiteFrame& a, const SiteFrame& b) {
+  return std::tie(a.function, a.file, a.line) < std::tie(b.function, b.file, b.line);
+}
+
+// Most allocations first, then most bytes, then by name: the table's order
+// follows the stacks' addresses, which change from run to run, and a report
+// must not.
 void sort_by_count(SiteProfile& profile) {
-  std::stable_sort(profile.sites.begin(), profile.sites.end(), [](const Site& a, const Site& b) {
-    return a.count != b.count ? a.count > b.count : a.bytes > b.bytes;
+  std::sort(profile.sites.begin(), profile.sites.end(), [](const Site& a, const Site& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return frame_less(a.where, b.where);
   });
-  std::stable_sort(profile.stacks.begin(), profile.stacks.end(),
-                   [](const StackSample& a, const StackSample& b) { return a.count > b.count; });
+  std::sort(profile.stacks.begin(), profile.stacks.end(), [](const StackSample& a, const StackSample& b) {
+    if (a.count != b.count) return a.count > b.count;
+    if (a.bytes != b.bytes) return a.bytes > b.bytes;
+    return std::lexicographical_compare(a.frames.begin(), a.frames.end(), b.frames.begin(), b.frames.end(), frame_less);
+  });
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "unwind.h"
+
 namespace allocgate::detail {
 
 /// Raw per-thread counters; only the owning thread reads or writes them.
@@ -52,6 +54,8 @@ struct StackTable {
   CapturedStack* slots = nullptr;
   std::size_t capacity = 0;    // a power of two
   std::uint64_t dropped = 0;   // allocations whose stack found no free slot
+  FrameRuleCache rules;        // for unwind_stack
+  bool use_backtrace = false;  // the plain unwinder, glibc's backtrace()
 };
 
 /// Bits of ThreadState::mode. The hook tests `mode | hook_flags` once and takes

@@ -80,9 +80,9 @@ void count_case(const CaseRef& s, int counted_runs, CaseResult& result) {
 
 // The sites of one operation after a warm-up, in a pass of its own: capture
 // costs an unwind per allocation, which the counting pass must not pay.
-SiteProfile capture_one_operation(workloads::Case& c) {
+SiteProfile capture_one_operation(workloads::Case& c, Unwinder unwinder = Unwinder::kCached) {
   c.run();
-  CaptureSites capture(4096);
+  CaptureSites capture(4096, unwinder);
   c.run();
   capture.stop();
   return capture.profile(ALLOCGATE_SOURCE_ROOT);
@@ -173,7 +173,9 @@ std::string case_output(const std::string& name) {
   return c->output();
 }
 
-SiteProfile profile_case(const std::string& name) { return capture_one_operation(*named_case(name).prepare()); }
+SiteProfile profile_case(const std::string& name, Unwinder unwinder) {
+  return capture_one_operation(*named_case(name).prepare(), unwinder);
+}
 
 void loop_case(const std::string& name, long runs) {
   const auto c = named_case(name).prepare();

@@ -46,7 +46,8 @@ std::string case_output(const std::string& name);
 
 /// The call sites of one operation of the named case (after a warm-up one),
 /// paths relative to allocgate's source tree.
-allocgate::SiteProfile profile_case(const std::string& name);
+allocgate::SiteProfile profile_case(const std::string& name,
+                                    allocgate::Unwinder unwinder = allocgate::Unwinder::kCached);
 
 /// Runs the named case `runs` times after a warm-up: a loop for an external
 /// profiler such as heaptrack to watch.

@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <regex>
 #include <sstream>
 
 #include "input_error.h"
+#include "registry/workload.h"
 
 namespace {
 
@@ -68,6 +71,37 @@ TEST(Runner, AFilterMustBeARegexThatMatches) {
   EXPECT_THROW(run_cases(options, progress), InputError);
   options.filter = "no_such_workload";
   EXPECT_THROW(run_cases(options, progress), InputError);
+}
+
+// Each stack, whole: its count, then a frame a line.
+std::string stacks_text(const allocgate::SiteProfile& profile) {
+  std::string text;
+  for (const allocgate::StackSample& stack : profile.stacks) {
+    text += std::to_string(stack.count) + " allocations:\n";
+    for (const allocgate::SiteFrame& frame : stack.frames) text += "  " + to_string(frame) + "\n";
+  }
+  return text;
+}
+
+// The cached unwinder against glibc's backtrace() on every case: the same
+// sites and the same whole stacks, libstdc++'s and libc's frames included.
+TEST(Runner, CachedUnwinderFindsTheSitesAndStacksBacktraceFinds) {
+  const std::regex smaller_sizes("/(1|10|100|200|1000|2000)$");
+  int profiled = 0;
+  for (const allocgate::workloads::CaseRef& c : allocgate::workloads::all_cases()) {
+    if (!std::regex_search(c.name, smaller_sizes)) continue;
+    ++profiled;
+    allocgate::SiteProfile profiles[2];
+    const allocgate::Unwinder unwinders[2] = {allocgate::Unwinder::kCached, allocgate::Unwinder::kBacktrace};
+    for (int i = 0; i < 2; ++i) profiles[i] = profile_case(c.name, unwinders[i]);  // one line: one caller frame
+    const allocgate::SiteProfile& cached = profiles[0];
+    const allocgate::SiteProfile& plain = profiles[1];
+    EXPECT_EQ(cached.allocations, plain.allocations) << c.name;
+    EXPECT_EQ(cached.dropped, 0u) << c.name;
+    EXPECT_EQ(cached.top(SIZE_MAX), plain.top(SIZE_MAX)) << c.name;
+    EXPECT_EQ(stacks_text(cached), stacks_text(plain)) << c.name;
+  }
+  EXPECT_GE(profiled, 28);
 }
 
 TEST(Runner, OutputOfOneCase) {

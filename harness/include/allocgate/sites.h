@@ -65,6 +65,18 @@ inline constexpr std::size_t kReportedSites = 5;
 inline constexpr std::size_t kReportedStacks = 12;
 inline constexpr std::size_t kReportedFrames = 14;
 
+/// How a capture walks an allocation's stack. Both read the call-frame
+/// information every program has for exceptions, so both give the same
+/// frames, through code with or without frame pointers.
+enum class Unwinder {
+  /// Works out each return address's rule once and caches it: a stack
+  /// costs a few loads a frame (see the README for figures).
+  kCached,
+  /// glibc's backtrace(), which works out every frame's rule anew: the
+  /// reference the cached unwinder is tested against.
+  kBacktrace,
+};
+
 /// Records the stack of every allocation the current thread makes (and that
 /// is counted: not while paused) from construction until stop() or the end of
 /// the object. The table is reserved up front, so the hook never allocates;
@@ -74,6 +86,9 @@ inline constexpr std::size_t kReportedFrames = 14;
 ///
 /// Capture costs an unwind per allocation (see the README for figures); turn
 /// it on around the code under study, not around a benchmark's timed loop.
+/// Stacks are unwound from the call-frame information of the loaded objects;
+/// the few frames whose rules the cached unwinder does not follow (signal
+/// frames, DWARF expressions) send their stack to backtrace().
 class CaptureSites {
  public:
   /// Distinct stacks the table holds at most, whatever max_stacks asks for
@@ -82,7 +97,7 @@ class CaptureSites {
 
   /// Holds max_stacks distinct stacks (rounded up to a power of two, at
   /// most kMaxStacksLimit).
-  explicit CaptureSites(std::size_t max_stacks = 1024);
+  explicit CaptureSites(std::size_t max_stacks = 1024, Unwinder unwinder = Unwinder::kCached);
   ~CaptureSites();
   CaptureSites(const CaptureSites&) = delete;
   CaptureSites& operator=(const CaptureSites&) = delete;
@@ -99,6 +114,7 @@ class CaptureSites {
  private:
   std::unique_ptr<detail::StackTable> table_;
   std::vector<unsigned char> storage_;
+  std::vector<unsigned char> rule_storage_;
   detail::StackTable* outer_ = nullptr;
   bool active_ = false;
 };

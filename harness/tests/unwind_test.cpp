@@ -1,0 +1,207 @@
+// The cached unwinder against its plain twin, glibc's backtrace(): the same
+// return addresses for stacks built at random from code with and without
+// frame pointers (this file's, libstdc++'s, glibc's), and the fallback taken
+// only where it should be.
+
+#include "unwind.h"
+
+#include <gtest/gtest.h>
+
+#include <alloca.h>
+#include <signal.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace allocgate::detail {
+namespace {
+
+struct Unwound {
+  std::vector<void*> cached;
+  std::vector<void*> plain;
+  std::uint64_t fallbacks = 0;
+};
+
+struct Cache {
+  std::vector<FrameRule> slots = std::vector<FrameRule>(256);
+  FrameRuleCache cache{slots.data(), slots.size(), 0};
+};
+
+// Both unwinders from one frame. Their first frames are the return addresses
+// of two different calls, so only the rest is compared.
+__attribute__((noinline)) void unwind_both(Unwound& out, FrameRuleCache& cache, int max_frames) {
+  void* cached[kMaxUnwindFrames];
+  void* plain[kMaxUnwindFrames];
+  const std::uint64_t fallbacks_before = cache.fallbacks;
+  const int cached_depth = unwind_stack(cached, max_frames, cache);
+  const int plain_depth = backtrace_stack(plain, max_frames);
+  out.cached.assign(cached + std::min(cached_depth, 1), cached + cached_depth);
+  out.plain.assign(plain + std::min(plain_depth, 1), plain + plain_depth);
+  out.fallbacks = cache.fallbacks - fallbacks_before;
+}
+
+// The frames a stack is built of. Each calls `next` from a different kind of
+// code: this file's recursion, std::function, std::sort's comparator (code
+// inlined from libstdc++'s headers), glibc's qsort and std::call_once
+// (frames in libc.so and libstdc++.so, built without frame pointers), and a
+// frame with a variable-length array (the CFA kept in rbp).
+enum Shape { kPlain, kFunction, kSort, kQsort, kCallOnce, kAlloca, kShapes };
+
+struct Walk {
+  std::vector<Shape> shapes;
+  std::size_t next = 0;
+  int max_frames = kMaxUnwindFrames;
+  FrameRuleCache* cache = nullptr;
+  Unwound result;
+};
+
+void descend(Walk& walk);
+
+Walk* g_qsort_walk = nullptr;  // qsort's comparator takes no context
+
+__attribute__((noinline)) void via_plain(Walk& walk) {
+  descend(walk);
+  asm volatile("");  // not a tail call
+}
+
+__attribute__((noinline)) void via_function(Walk& walk) {
+  const std::function<void()> f = [&walk] { descend(walk); };
+  f();
+}
+
+__attribute__((noinline)) void via_sort(Walk& walk) {
+  std::vector<int> values = {3, 1, 2};
+  bool descended = false;
+  std::sort(values.begin(), values.end(), [&](int a, int b) {
+    if (!descended) {
+      descended = true;
+      descend(walk);
+    }
+    return a < b;
+  });
+}
+
+extern "C" int qsort_comparator(const void* a, const void* b) {
+  if (Walk* walk = g_qsort_walk) {
+    g_qsort_walk = nullptr;
+    descend(*walk);
+  }
+  return *static_cast<const int*>(a) - *static_cast<const int*>(b);
+}
+
+__attribute__((noinline)) void via_qsort(Walk& walk) {
+  int values[] = {3, 1, 2};
+  g_qsort_walk = &walk;
+  std::qsort(values, 3, sizeof(int), qsort_comparator);
+}
+
+__attribute__((noinline)) void via_call_once(Walk& walk) {
+  std::once_flag once;
+  std::call_once(once, [&walk] { descend(walk); });
+}
+
+__attribute__((noinline)) void via_alloca(Walk& walk) {
+  const std::size_t n = 16 + walk.next % 7;
+  auto* buffer = static_cast<volatile char*>(alloca(n));  // a frame sized at run time
+  buffer[0] = 1;
+  descend(walk);
+  buffer[n - 1] = buffer[0];
+}
+
+void descend(Walk& walk) {
+  if (walk.next == walk.shapes.size()) {
+    unwind_both(walk.result, *walk.cache, walk.max_frames);
+    return;
+  }
+  switch (walk.shapes[walk.next++]) {
+    case kPlain: via_plain(walk); break;
+    case kFunction: via_function(walk); break;
+    case kSort: via_sort(walk); break;
+    case kQsort: via_qsort(walk); break;
+    case kCallOnce: via_call_once(walk); break;
+    case kAlloca: via_alloca(walk); break;
+    case kShapes: break;
+  }
+}
+
+Unwound walk_through(const std::vector<Shape>& shapes, FrameRuleCache& cache, int max_frames = kMaxUnwindFrames) {
+  Walk walk;
+  walk.shapes = shapes;
+  walk.cache = &cache;
+  walk.max_frames = max_frames;
+  descend(walk);
+  return walk.result;
+}
+
+TEST(Unwind, EachShapeGivesBacktracesFramesWithoutFallingBack) {
+  for (int shape = 0; shape < kShapes; ++shape) {
+    Cache c;
+    const Unwound unwound = walk_through({static_cast<Shape>(shape), kPlain}, c.cache);
+    EXPECT_EQ(unwound.cached, unwound.plain) << "shape " << shape;
+    EXPECT_GT(unwound.plain.size(), 5u) << "shape " << shape;
+    EXPECT_EQ(unwound.fallbacks, 0u) << "shape " << shape;
+  }
+}
+
+TEST(Unwind, RandomStacksGiveBacktracesFrames) {
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  Cache c;  // shared, so later stacks hit rules cached by earlier ones
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Shape> shapes(std::uniform_int_distribution<std::size_t>(0, 30)(random));
+    for (Shape& shape : shapes) shape = static_cast<Shape>(std::uniform_int_distribution<int>(0, kShapes - 1)(random));
+    const int max_frames = round % 4 == 0 ? std::uniform_int_distribution<int>(1, 20)(random) : kMaxUnwindFrames;
+    const Unwound unwound = walk_through(shapes, c.cache, max_frames);
+    ASSERT_EQ(unwound.cached, unwound.plain) << "round " << round << ", " << shapes.size() << " shapes";
+    ASSERT_EQ(unwound.fallbacks, 0u) << "round " << round;
+  }
+}
+
+TEST(Unwind, AFullCacheStillUnwinds) {
+  FrameRule one_slot[1];
+  FrameRuleCache tiny{one_slot, 1, 0};
+  FrameRuleCache none{nullptr, 0, 0};
+  for (FrameRuleCache* cache : {&tiny, &none}) {
+    const Unwound unwound = walk_through({kFunction, kQsort, kPlain, kCallOnce}, *cache);
+    EXPECT_EQ(unwound.cached, unwound.plain);
+    EXPECT_EQ(unwound.fallbacks, 0u);
+  }
+}
+
+TEST(Unwind, AThreadsStackEndsWhereBacktracesDoes) {
+  Unwound unwound;
+  std::thread([&unwound] {
+    Cache c;
+    unwound = walk_through({kPlain, kFunction}, c.cache);
+  }).join();
+  EXPECT_EQ(unwound.cached, unwound.plain);
+  EXPECT_EQ(unwound.fallbacks, 0u);
+}
+
+Unwound g_in_handler;
+FrameRuleCache* g_handler_cache = nullptr;
+
+void on_signal(int) { g_in_handler = walk_through({kPlain}, *g_handler_cache); }
+
+TEST(Unwind, ASignalFrameFallsBackToBacktrace) {
+  Cache c;
+  g_handler_cache = &c.cache;
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  struct sigaction previous {};
+  ASSERT_EQ(sigaction(SIGUSR1, &action, &previous), 0);
+  raise(SIGUSR1);
+  sigaction(SIGUSR1, &previous, nullptr);
+  EXPECT_EQ(g_in_handler.cached, g_in_handler.plain);
+  EXPECT_EQ(g_in_handler.fallbacks, 1u);  // the kernel's signal frame
+}
+
+}  // namespace
+}  // namespace allocgate::detail
