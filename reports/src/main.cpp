@@ -200,6 +200,8 @@ int main(int argc, char** argv) {
   loop->add_option("case", loop_case_name, "workload/variant/size")->required();
   loop->add_option("--runs", loop_runs, "Operations after one warm-up")->check(CLI::Range(0L, 1000000000L))
       ->capture_default_str();
+  bool loop_sites = false;
+  loop->add_flag("--sites", loop_sites, "Capture the call sites of every run and print the top ones");
 
   std::string output_case;
   CLI::App* output = app.add_subcommand("output", "Write one operation's output bytes to stdout");
@@ -285,7 +287,12 @@ int main(int argc, char** argv) {
     }
     if (*profile) return profile_command(profile_case_name, heaptrack, heaptrack_runs, heaptrack_out);
     if (*loop) {
-      loop_case(loop_case_name, loop_runs);
+      const allocgate::SiteProfile sites = loop_case(loop_case_name, loop_runs, loop_sites);
+      if (loop_sites) {
+        std::cout << loop_case_name << ": " << sites.allocations << " allocations, " << sites.bytes << " bytes in "
+                  << loop_runs << " operations (after a warm-up one)\n\nby count:\n"
+                  << sites.top(10);
+      }
       return 0;
     }
     if (*output) {

@@ -177,10 +177,17 @@ SiteProfile profile_case(const std::string& name, Unwinder unwinder) {
   return capture_one_operation(*named_case(name).prepare(), unwinder);
 }
 
-void loop_case(const std::string& name, long runs) {
+SiteProfile loop_case(const std::string& name, long runs, bool sites) {
   const auto c = named_case(name).prepare();
   c->run();
+  if (!sites) {
+    for (long i = 0; i < runs; ++i) c->run();
+    return {};
+  }
+  CaptureSites capture(4096);
   for (long i = 0; i < runs; ++i) c->run();
+  capture.stop();
+  return capture.profile(ALLOCGATE_SOURCE_ROOT);
 }
 
 }  // namespace allocgate::reports

@@ -50,7 +50,8 @@ allocgate::SiteProfile profile_case(const std::string& name,
                                     allocgate::Unwinder unwinder = allocgate::Unwinder::kCached);
 
 /// Runs the named case `runs` times after a warm-up: a loop for an external
-/// profiler such as heaptrack to watch.
-void loop_case(const std::string& name, long runs);
+/// profiler such as heaptrack to watch. With `sites`, captures the call sites
+/// of every run and returns their profile (empty otherwise).
+allocgate::SiteProfile loop_case(const std::string& name, long runs, bool sites = false);
 
 }  // namespace allocgate::reports
