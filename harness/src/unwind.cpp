@@ -464,7 +464,7 @@ FrameRule work_out_rule(std::uintptr_t return_address) {
   return rule;
 }
 
-const FrameRule& rule_at(std::uintptr_t return_address, FrameRuleCache& cache, FrameRule& uncached) {
+FrameRule& rule_at(std::uintptr_t return_address, FrameRuleCache& cache, FrameRule& uncached) {
   if (cache.capacity != 0) {
     const std::size_t mask = cache.capacity - 1;
     constexpr std::size_t kMaxProbes = 16;
@@ -497,7 +497,11 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
   FrameRule uncached;
   // This function's own frame first, keyed as if pc were a return address:
   // pc + 1 is inside the leaq, so no real return address shares its key.
-  const FrameRule* rule = &rule_at(pc + 1, cache, uncached);
+  FrameRule* rule = cache.own;
+  if (rule == nullptr) {
+    rule = &rule_at(pc + 1, cache, uncached);
+    if (rule != &uncached) cache.own = rule;
+  }
   int depth = 0;
   for (;;) {
     if (rule->kind == FrameRule::kOutermost) return depth;
@@ -509,7 +513,13 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     sp = cfa;
     if (return_address == 0 || depth == max_frames) return depth;
     frames[depth++] = reinterpret_cast<void*>(return_address);
-    rule = &rule_at(return_address, cache, uncached);
+    FrameRule* caller = rule->caller;
+    if (caller == nullptr || caller->key != return_address) {
+      caller = &rule_at(return_address, cache, uncached);
+      // Only cached rules point at each other: `uncached` is overwritten.
+      if (rule != &uncached) rule->caller = caller != &uncached ? caller : nullptr;
+    }
+    rule = caller;
   }
   ++cache.fallbacks;
   return backtrace_from_caller(frames, max_frames);

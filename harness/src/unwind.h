@@ -31,7 +31,16 @@ struct FrameRule {
   std::int32_t frame_pointer_offset = 0;  // 0: the frame pointer is unchanged
   bool cfa_from_frame_pointer = false;    // CFA = rbp + offset, else rsp + offset
   Kind kind = kEmpty;
+  // The caller's rule the last time a stack passed through this frame, tried
+  // first the next time: a function is mostly called from the same place,
+  // and while the guess is right the next frame's address needs no lookup
+  // keyed by this frame's loaded return address, so the loads of a stack
+  // overlap instead of each waiting for the one before.
+  FrameRule* caller = nullptr;
 };
+
+/// The most frames either unwinder returns.
+inline constexpr int kMaxUnwindFrames = 64;
 
 /// Rules by return address, open addressing, reserved by whoever owns the
 /// capture so that the hook never allocates. When it is full, rules are still
@@ -40,6 +49,7 @@ struct FrameRuleCache {
   FrameRule* slots = nullptr;
   std::size_t capacity = 0;  // a power of two, or 0 for no cache
   std::uint64_t fallbacks = 0;  // stacks handed to backtrace()
+  FrameRule* own = nullptr;      // unwind_stack's own frame's rule, once cached
 };
 
 /// The return addresses of the calling stack, innermost first, starting with
@@ -51,8 +61,5 @@ int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache) noexcept;
 
 /// The plain twin: glibc's backtrace() without its own frame.
 int backtrace_stack(void** frames, int max_frames) noexcept;
-
-/// The most frames either function returns.
-inline constexpr int kMaxUnwindFrames = 64;
 
 }  // namespace allocgate::detail

@@ -1,11 +1,12 @@
-// Call-site capture against heaptrack, on the same loop and side by side:
-// `allocgate loop CASE --runs N` on its own, with --sites (allocgate's
-// capture, in process) and under heaptrack. Each runs at two run counts, so
-// that what a process pays once (start-up, the warm-up run, symbolizing,
-// heaptrack's attach and its final write) cancels in the difference; the
-// plain loop's difference is the work itself, and what is left per
-// allocation is each tool's cost. Wall time is Google Benchmark's; CPU time
-// is the children's (getrusage), which counts heaptrack_interpret too.
+// Call-site capture against heaptrack, on the same case and side by side.
+// heaptrack watches `allocgate loop CASE --runs N`, run alone and under it,
+// each at two run counts, so that what a process pays once (start-up, the
+// warm-up run, heaptrack's attach and its final write) cancels in the
+// difference. allocgate's capture runs in process, the case's operation
+// timed by Google Benchmark with capture off and on. What is left per
+// allocation is each tool's cost. Wall time is Google Benchmark's; the
+// processes' CPU time is their children's (getrusage), heaptrack_interpret's
+// included.
 //
 //   cmake --build --preset release --target capture-vs-heaptrack
 
@@ -13,6 +14,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -22,6 +24,7 @@
 
 #include "allocgate/measure.h"
 #include "allocgate/scope.h"
+#include "allocgate/sites.h"
 #include "process.h"
 #include "registry/workload.h"
 
@@ -34,21 +37,18 @@ constexpr const char* kCase = "xml_listing/naive/1000";
 constexpr long kFewRuns = 100;
 constexpr long kManyRuns = 400;
 
-enum Watcher { kAlone, kSites, kHeaptrack };
-const char* const kWatcherNames[] = {"alone", "sites", "heaptrack"};
-
 double cpu_seconds(const rusage& usage) {
   auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-void loop(benchmark::State& state, Watcher watcher, long runs) {
+// `allocgate loop`, alone or under heaptrack, once an iteration.
+void loop_process(benchmark::State& state, bool heaptrack, long runs) {
   const fs::path data = fs::temp_directory_path() / ("allocgate-capture-bench-" + std::to_string(::getpid()));
   std::vector<std::string> args;
-  if (watcher == kHeaptrack) args = {"heaptrack", "-o", data.string()};
+  if (heaptrack) args = {"heaptrack", "-o", data.string()};
   for (const char* arg : {ALLOCGATE_EXE, "loop", kCase, "--runs"}) args.emplace_back(arg);
   args.push_back(std::to_string(runs));
-  if (watcher == kSites) args.emplace_back("--sites");
   double cpu = 0;
   for (auto _ : state) {
     rusage before{}, after{};
@@ -57,7 +57,7 @@ void loop(benchmark::State& state, Watcher watcher, long runs) {
     getrusage(RUSAGE_CHILDREN, &after);
     for (const char* extension : {".zst", ".gz"}) fs::remove(data.string() + extension);
     if (code != 0) {
-      state.SkipWithError((std::string(kWatcherNames[watcher]) + " loop failed").c_str());
+      state.SkipWithError(heaptrack ? "heaptrack failed" : "allocgate loop failed");
       return;
     }
     cpu += cpu_seconds(after) - cpu_seconds(before);
@@ -65,16 +65,28 @@ void loop(benchmark::State& state, Watcher watcher, long runs) {
   state.counters["cpu_s"] = benchmark::Counter(cpu, benchmark::Counter::kAvgIterations);
 }
 
-// Keeps each benchmark's median (wall seconds, CPU seconds), for the summary.
-class MedianKeeper : public benchmark::ConsoleReporter {
+// One operation of the case an iteration, in this process, with call-site
+// capture on (one capture over all iterations, as `loop --sites` has) or off.
+void operation(benchmark::State& state, bool capture) {
+  const auto c = allocgate::workloads::find_case(kCase)->prepare();
+  c->run();
+  std::unique_ptr<allocgate::CaptureSites> sites;
+  if (capture) sites = std::make_unique<allocgate::CaptureSites>(4096);
+  for (auto _ : state) c->run();
+  if (sites) sites->stop();
+}
+
+// Keeps each benchmark's fastest run (wall seconds, CPU seconds), for the
+// summary: on a shared machine the fastest of five is the least disturbed.
+class MinimumKeeper : public benchmark::ConsoleReporter {
  public:
-  std::map<std::string, std::pair<double, double>> medians;
+  std::map<std::string, std::pair<double, double>> minima;
 
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& run : runs) {
-      if (run.aggregate_name != "median") continue;
+      if (run.aggregate_name != "min") continue;
       const auto cpu = run.counters.find("cpu_s");
-      medians[run.run_name.function_name] = {run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit),
+      minima[run.run_name.function_name] = {run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit),
                                             cpu != run.counters.end() ? cpu->second.value : 0};
     }
     ConsoleReporter::ReportRuns(runs);
@@ -89,43 +101,49 @@ int main(int argc, char** argv) {
     std::cerr << "heaptrack is not installed: apt-get install heaptrack\n";
     return 2;
   }
-  for (Watcher watcher : {kAlone, kSites, kHeaptrack}) {
+  auto min_of_five = [](benchmark::internal::Benchmark* b) {
+    b->Repetitions(5)->ComputeStatistics(
+        "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+  };
+  for (bool heaptrack : {false, true}) {
     for (long runs : {kFewRuns, kManyRuns}) {
-      benchmark::RegisterBenchmark((std::string(kWatcherNames[watcher]) + "/" + std::to_string(runs)).c_str(),
-                                   [=](benchmark::State& state) { loop(state, watcher, runs); })
-          ->Iterations(1)
-          ->Repetitions(3)
-          ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+      const std::string name = std::string(heaptrack ? "heaptrack" : "alone") + "/" + std::to_string(runs);
+      auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { loop_process(s, heaptrack, runs); });
+      b->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+      min_of_five(b);
     }
+  }
+  for (bool capture : {false, true}) {
+    auto* b = benchmark::RegisterBenchmark(capture ? "operation/captured" : "operation/alone",
+                                          [=](benchmark::State& s) { operation(s, capture); });
+    b->UseRealTime()->Unit(benchmark::kMillisecond);
+    min_of_five(b);
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  MedianKeeper reporter;
+  MinimumKeeper reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
+  if (reporter.minima.size() != 6) return 1;  // filtered, or a run failed: nothing to compare
   const auto c = allocgate::workloads::find_case(kCase)->prepare();
   const double per_run = allocgate::allocs_per_run(1, [&] { c->run(); }).mean;
-  const double allocations = per_run * static_cast<double>(kManyRuns - kFewRuns);
-  auto cost_ns = [&](const char* watcher, bool cpu) {
-    auto value = [&](const std::string& name) {
-      const auto& m = reporter.medians.at(name);
-      return cpu ? m.second : m.first;
-    };
-    auto extra = [&](const std::string& w) {
-      return value(w + "/" + std::to_string(kManyRuns)) - value(w + "/" + std::to_string(kFewRuns));
-    };
-    return (extra(watcher) - extra("alone")) / allocations * 1e9;
+  auto seconds = [&](const std::string& name, bool cpu) {
+    const auto& m = reporter.minima.at(name);
+    return cpu ? m.second : m.first;
   };
-  if (reporter.medians.size() != 6) return 1;  // filtered, or a run failed: nothing to compare
-  std::printf("\nper allocation, %s (%.0f allocations a run), over %ld more runs:\n", kCase, per_run,
-              kManyRuns - kFewRuns);
-  std::printf("  heaptrack:               %6.0f ns wall, %6.0f ns CPU\n", cost_ns("heaptrack", false),
-              cost_ns("heaptrack", true));
-  std::printf("  allocgate loop --sites:  %6.0f ns wall, %6.0f ns CPU\n", cost_ns("sites", false),
-              cost_ns("sites", true));
-  std::printf("  capture / heaptrack:     %6.2f wall,    %6.2f CPU\n",
-              cost_ns("sites", false) / cost_ns("heaptrack", false), cost_ns("sites", true) / cost_ns("heaptrack", true));
+  auto heaptrack_ns = [&](bool cpu) {
+    auto extra = [&](const std::string& w) {
+      return seconds(w + "/" + std::to_string(kManyRuns), cpu) - seconds(w + "/" + std::to_string(kFewRuns), cpu);
+    };
+    return (extra("heaptrack") - extra("alone")) / (per_run * static_cast<double>(kManyRuns - kFewRuns)) * 1e9;
+  };
+  const double capture_ns = (seconds("operation/captured", false) - seconds("operation/alone", false)) / per_run * 1e9;
+  std::printf("\nper allocation, %s (%.0f allocations an operation):\n", kCase, per_run);
+  std::printf("  heaptrack watching allocgate loop:   %6.0f ns wall, %6.0f ns CPU (both processes)\n",
+              heaptrack_ns(false), heaptrack_ns(true));
+  std::printf("  allocgate's capture, in process:     %6.0f ns\n", capture_ns);
+  std::printf("  capture / heaptrack:                 %6.2f of the wall time, %.2f of the CPU time\n",
+              capture_ns / heaptrack_ns(false), capture_ns / heaptrack_ns(true));
   return 0;
 }
