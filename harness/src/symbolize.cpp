@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -69,38 +70,46 @@ std::string die_name(Dwarf_Die* die) {
   return "??";
 }
 
+// Reading the DWARF of every loaded object is most of a profile's cost, and
+// `allocgate run --sites` makes one per case: one symbolizer serves the whole
+// process, its answers kept. It is never destroyed (a profile may be asked
+// for at any time until exit), and is used under its mutex.
 class Symbolizer {
  public:
-  explicit Symbolizer(std::string_view source_root) : root_(source_root) {
-    static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
-    dwfl_ = dwfl_begin(&callbacks);
-    if (dwfl_ != nullptr) {
-      dwfl_linux_proc_report(dwfl_, getpid());
-      dwfl_report_end(dwfl_, nullptr, nullptr);
-    }
-    if (!root_.empty() && root_.back() != '/') root_ += '/';
+  static Symbolizer& instance() {
+    static Symbolizer* const symbolizer = new Symbolizer;
+    return *symbolizer;
   }
-  ~Symbolizer() {
-    if (dwfl_ != nullptr) dwfl_end(dwfl_);
-  }
-  Symbolizer(const Symbolizer&) = delete;
-  Symbolizer& operator=(const Symbolizer&) = delete;
+  std::mutex& mutex() { return mutex_; }
 
   // The frames at a return address, innermost first: each inlined call is a
-  // frame, ending with the function the code was inlined into.
+  // frame, ending with the function the code was inlined into. Paths are as
+  // the compiler wrote them.
   const std::vector<SiteFrame>& frames_at(void* return_address) {
     const auto cached = cache_.find(return_address);
     if (cached != cache_.end()) return cached->second;
-    return cache_[return_address] = expand(reinterpret_cast<Dwarf_Addr>(return_address) - 1);
+    const auto pc = reinterpret_cast<Dwarf_Addr>(return_address) - 1;
+    // An object loaded since the modules were read: read them again, once
+    // for each address that no module holds.
+    if (dwfl_ != nullptr && dwfl_addrmodule(dwfl_, pc) == nullptr) report_modules();
+    return cache_[return_address] = expand(pc);
   }
 
  private:
-  std::string relative(const char* file) const {
-    if (file == nullptr) return {};
-    std::string path = file;
-    if (!root_.empty() && path.rfind(root_, 0) == 0) path.erase(0, root_.size());
-    return path;
+  Symbolizer() {
+    static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+    dwfl_ = dwfl_begin(&callbacks);
+    report_modules();
   }
+
+  void report_modules() {
+    if (dwfl_ == nullptr) return;
+    dwfl_report_begin_add(dwfl_);
+    dwfl_linux_proc_report(dwfl_, getpid());
+    dwfl_report_end(dwfl_, nullptr, nullptr);
+  }
+
+  static std::string path(const char* file) { return file != nullptr ? file : ""; }
 
   // libdw finds an address's compile unit through .debug_aranges, which
   // clang does not emit by default: without them, look through the units'
@@ -117,9 +126,69 @@ class Symbolizer {
     return nullptr;
   }
 
+  // A unit's functions by address, read once: dwarf_getscopes walks the
+  // unit's DIEs from its root for every address, and a unit that includes
+  // the standard library's headers has tens of thousands.
+  struct FunctionRange {
+    Dwarf_Addr low, high;
+    Dwarf_Die die;
+  };
+
+  const std::vector<FunctionRange>& functions_of(Dwarf_Die* cu) {
+    auto [it, inserted] = functions_.try_emplace(cu->addr);  // addr: where the unit's DIE is mapped
+    if (inserted) {
+      collect_functions(cu, it->second);
+      std::sort(it->second.begin(), it->second.end(),
+                [](const FunctionRange& a, const FunctionRange& b) { return a.low < b.low; });
+    }
+    return it->second;
+  }
+
+  // The functions defined under `parent`, in namespaces and classes too
+  // (where clang puts them).
+  static void collect_functions(Dwarf_Die* parent, std::vector<FunctionRange>& out) {
+    Dwarf_Die child;
+    if (dwarf_child(parent, &child) != 0) return;
+    do {
+      switch (dwarf_tag(&child)) {
+        case DW_TAG_subprogram: {
+          Dwarf_Addr base = 0, start = 0, end = 0;
+          for (std::ptrdiff_t offset = 0; (offset = dwarf_ranges(&child, offset, &base, &start, &end)) > 0;) {
+            out.push_back(FunctionRange{start, end, child});
+          }
+          break;
+        }
+        case DW_TAG_namespace:
+        case DW_TAG_class_type:
+        case DW_TAG_structure_type:
+        case DW_TAG_union_type:
+          collect_functions(&child, out);
+          break;
+        default:
+          break;
+      }
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
   // The scopes around an address, innermost first: each inlined call, then
   // the function they are in.
-  static std::vector<Dwarf_Die> scopes_at(Dwarf_Die* cu, Dwarf_Addr address) {
+  std::vector<Dwarf_Die> scopes_at(Dwarf_Die* cu, Dwarf_Addr address) {
+    const std::vector<FunctionRange>& functions = functions_of(cu);
+    auto after = std::upper_bound(functions.begin(), functions.end(), address,
+                                  [](Dwarf_Addr a, const FunctionRange& f) { return a < f.low; });
+    if (after != functions.begin() && address < std::prev(after)->high) {
+      Dwarf_Die function = std::prev(after)->die;
+      std::vector<Dwarf_Die> chain{function};
+      find_scopes(&function, address, chain);
+      std::reverse(chain.begin(), chain.end());
+      return chain;
+    }
+    return scopes_by_walking(cu, address);
+  }
+
+  // The same by libdw's walk from the unit's root, for what the index does
+  // not hold (a function in a unit imported from another).
+  static std::vector<Dwarf_Die> scopes_by_walking(Dwarf_Die* cu, Dwarf_Addr address) {
     std::vector<Dwarf_Die> chain;
     // dwarf_getscopes gives the innermost scope, but continues with its
     // abstract definition's parents; the concrete chain of inlined calls up
@@ -183,9 +252,9 @@ class Symbolizer {
     Dwarf_Addr bias = 0;
     Dwarf_Die* cu = compile_unit_at(module, pc, bias);
     if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
-      file = relative(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
+      file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
     } else if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
-      file = relative(dwarf_linesrc(l, nullptr, nullptr));
+      file = path(dwarf_linesrc(l, nullptr, nullptr));
       dwarf_lineno(l, &line);
     }
     const std::vector<Dwarf_Die> scopes = cu != nullptr ? scopes_at(cu, pc - bias) : std::vector<Dwarf_Die>{};
@@ -201,7 +270,7 @@ class Symbolizer {
         line = dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attr), &value) == 0 ? static_cast<int>(value) : 0;
         file.clear();
         if (files != nullptr && dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &value) == 0) {
-          file = relative(dwarf_filesrc(files, value, nullptr, nullptr));
+          file = path(dwarf_filesrc(files, value, nullptr, nullptr));
         }
       } else if (tag == DW_TAG_subprogram) {
         // The symbol table's name is fully qualified (DWARF's may be just
@@ -220,9 +289,15 @@ class Symbolizer {
   }
 
   Dwfl* dwfl_ = nullptr;
-  std::string root_;
+  std::mutex mutex_;
   std::unordered_map<void*, std::vector<SiteFrame>> cache_;
+  std::unordered_map<void*, std::vector<FunctionRange>> functions_;
 };
+
+// A path made relative to the source root ("" or ending in '/') when under it.
+std::string relative(const std::string& path, const std::string& root) {
+  return !root.empty() && path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
+}
 
 // The hook's own frames (its helpers have internal linkage, so their DWARF
 // names are unqualified: tell them by their file), and the replaced operators.
@@ -275,14 +350,19 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
   PauseCounting pause;
   SiteProfile profile;
   profile.dropped = table_->dropped;
-  Symbolizer symbolizer(source_root);
+  std::string root(source_root);
+  if (!root.empty() && root.back() != '/') root += '/';
+  Symbolizer& symbolizer = Symbolizer::instance();
+  const std::lock_guard<std::mutex> lock(symbolizer.mutex());
   std::map<std::tuple<std::string, std::string, unsigned>, std::size_t> site_index;
   for (std::size_t i = 0; i < table_->capacity; ++i) {
     const detail::CapturedStack& captured = table_->slots[i];
     if (captured.hash == 0) continue;
     std::vector<SiteFrame> innermost_first;
     for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
-      for (const SiteFrame& frame : symbolizer.frames_at(captured.frames[f])) innermost_first.push_back(frame);
+      for (const SiteFrame& frame : symbolizer.frames_at(captured.frames[f])) {
+        innermost_first.push_back(SiteFrame{frame.function, relative(frame.file, root), frame.line});
+      }
     }
     const auto own = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_harness);
     innermost_first.erase(innermost_first.begin(), own);

@@ -1,12 +1,18 @@
-// Call-site capture against heaptrack, on the same case and side by side.
-// heaptrack watches `allocgate loop CASE --runs N`, run alone and under it,
-// each at two run counts, so that what a process pays once (start-up, the
-// warm-up run, heaptrack's attach and its final write) cancels in the
-// difference. allocgate's capture runs in process, the case's operation
-// timed by Google Benchmark with capture off and on. What is left per
-// allocation is each tool's cost. Wall time is Google Benchmark's; the
-// processes' CPU time is their children's (getrusage), heaptrack_interpret's
-// included.
+// What call-site capture costs, side by side with what it replaces:
+//
+// - per allocation, against heaptrack on the same case. heaptrack watches
+//   `allocgate loop CASE --runs N`, run alone and under it, each at two run
+//   counts, so that what a process pays once (start-up, the warm-up run,
+//   heaptrack's attach and its final write) cancels in the difference.
+//   allocgate's capture runs in process: the case's operation timed by
+//   Google Benchmark with capture off and on. Wall time is Google
+//   Benchmark's; the processes' CPU time is their children's (getrusage),
+//   heaptrack_interpret's included.
+// - `allocgate run --no-timing` with and without --sites, over every case.
+// - `allocgate profile` of the largest case.
+//
+// Each figure is the fastest of five runs: on a shared machine, the least
+// disturbed one.
 //
 //   cmake --build --preset release --target capture-vs-heaptrack
 
@@ -17,8 +23,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +42,7 @@ using allocgate::reports::run_process;
 namespace fs = std::filesystem;
 
 constexpr const char* kCase = "xml_listing/naive/1000";
+constexpr const char* kLargestCase = "xml_listing/naive/100000";
 constexpr long kFewRuns = 100;
 constexpr long kManyRuns = 400;
 
@@ -42,22 +51,23 @@ double cpu_seconds(const rusage& usage) {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-// `allocgate loop`, alone or under heaptrack, once an iteration.
-void loop_process(benchmark::State& state, bool heaptrack, long runs) {
+// A process an iteration: `allocgate ARGS`, under heaptrack when asked.
+void process(benchmark::State& state, std::vector<std::string> allocgate_args, bool heaptrack) {
   const fs::path data = fs::temp_directory_path() / ("allocgate-capture-bench-" + std::to_string(::getpid()));
+  const fs::path report = data.string() + ".json";
   std::vector<std::string> args;
   if (heaptrack) args = {"heaptrack", "-o", data.string()};
-  for (const char* arg : {ALLOCGATE_EXE, "loop", kCase, "--runs"}) args.emplace_back(arg);
-  args.push_back(std::to_string(runs));
+  args.emplace_back(ALLOCGATE_EXE);
+  for (std::string& arg : allocgate_args) args.push_back(arg == "REPORT" ? report.string() : std::move(arg));
   double cpu = 0;
   for (auto _ : state) {
     rusage before{}, after{};
     getrusage(RUSAGE_CHILDREN, &before);
     const int code = run_process(args).first;
     getrusage(RUSAGE_CHILDREN, &after);
-    for (const char* extension : {".zst", ".gz"}) fs::remove(data.string() + extension);
+    for (const char* extension : {".zst", ".gz", ".json"}) fs::remove(data.string() + extension);
     if (code != 0) {
-      state.SkipWithError(heaptrack ? "heaptrack failed" : "allocgate loop failed");
+      state.SkipWithError((args[0] + " failed").c_str());
       return;
     }
     cpu += cpu_seconds(after) - cpu_seconds(before);
@@ -76,8 +86,7 @@ void operation(benchmark::State& state, bool capture) {
   if (sites) sites->stop();
 }
 
-// Keeps each benchmark's fastest run (wall seconds, CPU seconds), for the
-// summary: on a shared machine the fastest of five is the least disturbed.
+// Keeps each benchmark's fastest run (wall seconds, CPU seconds).
 class MinimumKeeper : public benchmark::ConsoleReporter {
  public:
   std::map<std::string, std::pair<double, double>> minima;
@@ -93,6 +102,13 @@ class MinimumKeeper : public benchmark::ConsoleReporter {
   }
 };
 
+void add(const std::string& name, std::function<void(benchmark::State&)> body, bool one_iteration) {
+  auto* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
+  b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ComputeStatistics(
+      "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+  if (one_iteration) b->Iterations(1);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,34 +117,29 @@ int main(int argc, char** argv) {
     std::cerr << "heaptrack is not installed: apt-get install heaptrack\n";
     return 2;
   }
-  auto min_of_five = [](benchmark::internal::Benchmark* b) {
-    b->Repetitions(5)->ComputeStatistics(
-        "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
-  };
   for (bool heaptrack : {false, true}) {
     for (long runs : {kFewRuns, kManyRuns}) {
-      const std::string name = std::string(heaptrack ? "heaptrack" : "alone") + "/" + std::to_string(runs);
-      auto* b = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& s) { loop_process(s, heaptrack, runs); });
-      b->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
-      min_of_five(b);
+      add(std::string(heaptrack ? "heaptrack" : "alone") + "/" + std::to_string(runs),
+          [=](benchmark::State& s) { process(s, {"loop", kCase, "--runs", std::to_string(runs)}, heaptrack); }, true);
     }
   }
-  for (bool capture : {false, true}) {
-    auto* b = benchmark::RegisterBenchmark(capture ? "operation/captured" : "operation/alone",
-                                          [=](benchmark::State& s) { operation(s, capture); });
-    b->UseRealTime()->Unit(benchmark::kMillisecond);
-    min_of_five(b);
-  }
+  add("operation/alone", [](benchmark::State& s) { operation(s, false); }, false);
+  add("operation/captured", [](benchmark::State& s) { operation(s, true); }, false);
+  add("run/no-timing", [](benchmark::State& s) { process(s, {"run", "--no-timing", "--out", "REPORT"}, false); }, true);
+  add("run/no-timing/sites",
+      [](benchmark::State& s) { process(s, {"run", "--no-timing", "--sites", "--out", "REPORT"}, false); }, true);
+  add("profile/largest", [](benchmark::State& s) { process(s, {"profile", kLargestCase}, false); }, true);
+
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   MinimumKeeper reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  if (reporter.minima.size() != 6) return 1;  // filtered, or a run failed: nothing to compare
+  if (reporter.minima.size() != 9) return 1;  // filtered, or a run failed: nothing to compare
   const auto c = allocgate::workloads::find_case(kCase)->prepare();
   const double per_run = allocgate::allocs_per_run(1, [&] { c->run(); }).mean;
-  auto seconds = [&](const std::string& name, bool cpu) {
+  auto seconds = [&](const std::string& name, bool cpu = false) {
     const auto& m = reporter.minima.at(name);
     return cpu ? m.second : m.first;
   };
@@ -138,12 +149,16 @@ int main(int argc, char** argv) {
     };
     return (extra("heaptrack") - extra("alone")) / (per_run * static_cast<double>(kManyRuns - kFewRuns)) * 1e9;
   };
-  const double capture_ns = (seconds("operation/captured", false) - seconds("operation/alone", false)) / per_run * 1e9;
+  const double capture_ns = (seconds("operation/captured") - seconds("operation/alone")) / per_run * 1e9;
   std::printf("\nper allocation, %s (%.0f allocations an operation):\n", kCase, per_run);
-  std::printf("  heaptrack watching allocgate loop:   %6.0f ns wall, %6.0f ns CPU (both processes)\n",
+  std::printf("  heaptrack watching allocgate loop:  %6.0f ns wall, %6.0f ns CPU (both processes)\n",
               heaptrack_ns(false), heaptrack_ns(true));
-  std::printf("  allocgate's capture, in process:     %6.0f ns\n", capture_ns);
-  std::printf("  capture / heaptrack:                 %6.2f of the wall time, %.2f of the CPU time\n",
+  std::printf("  allocgate's capture, in process:    %6.0f ns\n", capture_ns);
+  std::printf("  capture / heaptrack:                %6.2f of the wall time, %.2f of the CPU time\n",
               capture_ns / heaptrack_ns(false), capture_ns / heaptrack_ns(true));
+  std::printf("allocgate run --no-timing --sites:   %.2f s, %.2fx run --no-timing (%.2f s)\n",
+              seconds("run/no-timing/sites"), seconds("run/no-timing/sites") / seconds("run/no-timing"),
+              seconds("run/no-timing"));
+  std::printf("allocgate profile %s:  %.2f s\n", kLargestCase, seconds("profile/largest"));
   return 0;
 }

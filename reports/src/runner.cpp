@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <regex>
 
@@ -66,11 +67,22 @@ class Progress {
   Clock::time_point start_;
 };
 
-// The counting pass: one warm-up operation, then counted_runs operations.
-void count_case(const CaseRef& s, int counted_runs, CaseResult& result) {
+void summarise_sites(const SiteProfile& profile, CaseResult& result);
+
+// The counting pass: one warm-up operation, then counted_runs operations,
+// then one more for its peak and, with `sites`, its call sites (capture
+// costs time, not allocations: the harness's table is reserved before and
+// never counted).
+void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& result) {
   const auto c = s.prepare();
   const AllocsPerRun per_run = allocs_per_run(counted_runs, [&] { c->run(); });
+  std::optional<CaptureSites> capture;
+  if (sites) capture.emplace(4096);
   const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
+  if (capture) {
+    capture->stop();
+    summarise_sites(capture->profile(ALLOCGATE_SOURCE_ROOT), result);
+  }
   result.allocs_per_op = per_run.mean;
   result.bytes_per_op = static_cast<double>(per_run.total.bytes_allocated) / counted_runs;
   // Absent when a free's size was unknown (the peak would be too high).
@@ -78,8 +90,7 @@ void count_case(const CaseRef& s, int counted_runs, CaseResult& result) {
   result.output_sha256 = allocgate::workloads::sha256_hex(c->output());
 }
 
-// The sites of one operation after a warm-up, in a pass of its own: capture
-// costs an unwind per allocation, which the counting pass must not pay.
+// The sites of one operation after a warm-up.
 SiteProfile capture_one_operation(workloads::Case& c, Unwinder unwinder = Unwinder::kCached) {
   c.run();
   CaptureSites capture(4096, unwinder);
@@ -124,7 +135,7 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
     r.workload = s->workload->name;
     r.variant = s->variant->name;
     r.size = s->size;
-    count_case(*s, options.counted_runs, r);
+    count_case(*s, options.counted_runs, options.sites, r);
     const std::string key = std::string(s->workload->name) + "/" + std::to_string(s->size);
     if (!reference_hash.count(key)) {
       const auto reference = s->prepare_reference();
@@ -132,7 +143,6 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
       reference_hash[key] = allocgate::workloads::sha256_hex(reference->output());
     }
     r.equal_to_reference = r.output_sha256 == reference_hash[key];
-    if (options.sites) summarise_sites(capture_one_operation(*s->prepare()), r);
     report.cases.push_back(std::move(r));
     progress.step(s->name + " (counted)");
   }
