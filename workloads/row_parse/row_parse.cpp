@@ -3,6 +3,7 @@
 #include <charconv>
 #include <stdexcept>
 
+#include "common/scan.h"
 #include "common/split.h"
 #include "registry/seeded.h"
 
@@ -57,37 +58,39 @@ ParseError parse_naive(const std::string& line, Row& row) {
 
 namespace {
 
-// Cuts the field before the next comma off the front of rest.
-bool next_field(std::string_view& rest, std::string_view& field) noexcept {
-  const auto comma = rest.find(',');
-  if (comma == std::string_view::npos) return false;
-  field = rest.substr(0, comma);
-  rest.remove_prefix(comma + 1);
-  return true;
-}
-
-ParseError to_int(std::string_view field, std::int64_t& value) noexcept {
+// A number field of `line`.
+ParseError to_int(std::string_view line, std::string_view field, std::int64_t& value) noexcept {
   if (field.empty()) return ParseError::empty_field;
-  const char* end = field.data() + field.size();
-  const auto [ptr, ec] = std::from_chars(field.data(), end, value);
-  // from_chars reads the longest number it can: anything left over, or nothing
-  // read (a lone '-'), is a bad digit, checked first so that "99...9x" is a
-  // bad digit as in the naive parser; a whole number out of range overflows.
-  if (ptr != end) return ParseError::invalid_digit;
-  if (ec == std::errc::result_out_of_range) return ParseError::overflow;
+  const bool negative = field[0] == '-';
+  if (negative) field.remove_prefix(1);
+  // The magnitude of INT64_MIN is one more than INT64_MAX's.
+  constexpr auto kMax = static_cast<std::uint64_t>(INT64_MAX);
+  std::uint64_t magnitude = 0;
+  switch (read_digits(line, field, negative ? kMax + 1 : kMax, magnitude)) {
+    case DigitsResult::not_digits: return ParseError::invalid_digit;
+    case DigitsResult::overflow: return ParseError::overflow;
+    case DigitsResult::ok: break;
+  }
+  value = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
   return ParseError::none;
 }
 
 }  // namespace
 
 ParseError parse_view(std::string_view line, RowView& row) noexcept {
-  std::string_view user_id, bytes;
-  if (!next_field(line, user_id) || !next_field(line, bytes)) return ParseError::short_line;
-  if (line.find(',') != std::string_view::npos) return ParseError::extra_field;
-  if (const auto e = to_int(user_id, row.user_id); e != ParseError::none) return e;
-  if (const auto e = to_int(bytes, row.bytes); e != ParseError::none) return e;
-  if (line.empty()) return ParseError::empty_field;
-  row.path = line;
+  // The commas a word at a time: two of them, and no third.
+  const char* commas[3];
+  const std::size_t found = find_each(line, ',', commas, 3);
+  if (found < 2) return ParseError::short_line;
+  if (found > 2) return ParseError::extra_field;
+  const char* const end = line.data() + line.size();
+  const auto between = [](const char* from, const char* to) {
+    return std::string_view(from, static_cast<std::size_t>(to - from));
+  };
+  if (const auto e = to_int(line, between(line.data(), commas[0]), row.user_id); e != ParseError::none) return e;
+  if (const auto e = to_int(line, between(commas[0] + 1, commas[1]), row.bytes); e != ParseError::none) return e;
+  if (commas[1] + 1 == end) return ParseError::empty_field;
+  row.path = between(commas[1] + 1, end);
   return ParseError::none;
 }
 

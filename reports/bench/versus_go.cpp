@@ -1,0 +1,142 @@
+// The workloads against the Go versions of the case studies' jobs, on the
+// same inputs and side by side in one run: the Go program (its own
+// testing.Benchmark figures, ns/op) runs before and after this program's
+// Google Benchmark runs of the matching cases, and each side's fastest
+// figure is compared. Each case is also set against memcpy of its output's
+// bytes on this machine, the ceiling for code whose job is to write them.
+//
+//   cmake --build --preset release --target versus-go
+//   allocgate_versus_go GO_PEERS_BINARY
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "allocgate/scope.h"
+#include "process.h"
+#include "registry/workload.h"
+
+namespace {
+
+struct Pair {
+  const char* cpp;  // the allocgate case
+  const char* go;   // the Go program's case
+  bool optimized;   // the variant the case study ends with: held to 2x Go
+};
+
+constexpr Pair kPairs[] = {
+    {"log_report/v1/2000", "log_report/v1", false},
+    {"log_report/v3/2000", "log_report/v3", false},
+    {"log_report/v4/2000", "log_report/v4", true},
+    {"timestamp/naive/1", "timestamp/format", false},
+    {"timestamp/optimized/1", "timestamp/appendformat", true},
+    {"xml_listing/naive/1000", "xml_listing/naive", false},
+    {"xml_listing/optimized/1000", "xml_listing/optimized", true},
+    {"order_format/naive/1", "order_format/naive", false},
+    {"order_format/pooled/1", "order_format/pooled", true},
+    {"order_format/append/1", "order_format/pooled", true},
+    {"row_parse/naive/1", "row_parse/naive", false},
+    {"row_parse/optimized/1", "row_parse/scanner", true},
+    {"row_parse/zero_copy/1", "row_parse/scanner", true},
+};
+
+double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
+
+// Each benchmark's fastest repetition, ns per iteration.
+class MinimumKeeper : public benchmark::ConsoleReporter {
+ public:
+  std::map<std::string, double> ns;
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
+      if (run.aggregate_name == "min") {
+        ns[run.run_name.function_name] = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e9;
+      }
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+// The Go program's table: "case ns/op B/op allocs" a line, after a header.
+// Keeps the fastest ns/op per case over all calls.
+void run_go(const std::string& binary, std::map<std::string, double>& go_ns) {
+  const auto [code, text] = allocgate::reports::run_process({binary});
+  if (code != 0) throw std::runtime_error(binary + " failed (exit " + std::to_string(code) + ")");
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string name;
+    double ns = 0;
+    if (!(fields >> name >> ns)) continue;  // the header
+    const auto [it, inserted] = go_ns.try_emplace(name, ns);
+    if (!inserted) it->second = std::min(it->second, ns);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  allocgate::require_hook();
+  benchmark::Initialize(&argc, argv);
+  if (argc != 2) {
+    std::cerr << "usage: allocgate_versus_go [benchmark flags] GO_PEERS_BINARY\n";
+    return 2;
+  }
+  const std::string go_binary = argv[1];
+  std::map<std::string, std::size_t> output_bytes;
+  for (const Pair& pair : kPairs) {
+    const allocgate::workloads::CaseRef* c = allocgate::workloads::find_case(pair.cpp);
+    if (c == nullptr) {
+      std::cerr << "no case " << pair.cpp << "\n";
+      return 2;
+    }
+    if (output_bytes.count(pair.cpp)) continue;
+    auto operation = c->prepare();
+    operation->run();
+    const std::size_t bytes = operation->output().size();
+    output_bytes[pair.cpp] = bytes;
+    benchmark::RegisterBenchmark(pair.cpp, [op = std::shared_ptr(std::move(operation))](benchmark::State& state) {
+      for (auto _ : state) op->run();
+    })->Repetitions(5)->ComputeStatistics("min", min_of);
+    // The ceiling: copying the output's bytes once.
+    benchmark::RegisterBenchmark((std::string("memcpy/") + pair.cpp).c_str(), [bytes](benchmark::State& state) {
+      std::vector<char> from(bytes, 'x'), to(bytes);
+      for (auto _ : state) {
+        std::memcpy(to.data(), from.data(), bytes);
+        benchmark::ClobberMemory();
+      }
+    })->Repetitions(5)->ComputeStatistics("min", min_of);
+  }
+
+  std::map<std::string, double> go_ns;
+  run_go(go_binary, go_ns);
+  MinimumKeeper reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  run_go(go_binary, go_ns);
+
+  std::printf("\n%-28s %12s %12s %8s %9s %10s %9s\n", "case", "C++ ns/op", "Go ns/op", "Go/C++", "out bytes",
+              "memcpy ns", "of memcpy");
+  bool all_held = true;
+  for (const Pair& pair : kPairs) {
+    const auto cpp = reporter.ns.find(pair.cpp);
+    const auto copy = reporter.ns.find(std::string("memcpy/") + pair.cpp);
+    const auto go = go_ns.find(pair.go);
+    if (cpp == reporter.ns.end() || copy == reporter.ns.end() || go == go_ns.end()) continue;  // filtered out
+    const double ratio = go->second / cpp->second;
+    const bool held = !pair.optimized || ratio >= 2;
+    all_held = all_held && held;
+    std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp->second, go->second, ratio,
+                output_bytes[pair.cpp], copy->second, 100 * copy->second / cpp->second,
+                held ? "" : "  < 2x Go");
+  }
+  std::printf("(Go/C++: how many times faster the C++ is; of memcpy: the C++ time a copy of its output would take)\n");
+  return all_held ? 0 : 1;
+}

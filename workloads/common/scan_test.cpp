@@ -1,0 +1,72 @@
+// The word-at-a-time scans against their byte-at-a-time twins, on random
+// text: separators anywhere, digits with and without other bytes among them,
+// fields at every offset of buffers of every length, so that both word loads
+// (from a field's start and from its end) and the fallback are taken.
+
+#include "common/scan.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "registry/seeded.h"
+
+namespace {
+
+using namespace allocgate::workloads;
+
+std::string random_text(Seeded& random, std::size_t length, std::string_view alphabet) {
+  std::string text(length, ' ');
+  for (char& c : text) c = alphabet[random.below(alphabet.size())];
+  return text;
+}
+
+TEST(Scan, FindEachFindsWhatAByteLoopFinds) {
+  Seeded random(11);
+  for (int round = 0; round < 20000; ++round) {
+    const std::string text = random_text(random, random.below(40), ", a1");
+    const std::size_t max = random.below(6);
+    const char* fast[8];
+    const char* plain[8];
+    const std::size_t n = find_each(text, ',', fast, max);
+    ASSERT_EQ(n, find_each_plain(text, ',', plain, max)) << '"' << text << "\" max " << max;
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(fast[i], plain[i]) << '"' << text << '"';
+  }
+}
+
+TEST(Scan, ReadDigitsReadsWhatADigitLoopReads) {
+  Seeded random(12);
+  const std::uint64_t limits[] = {INT64_MAX, static_cast<std::uint64_t>(INT64_MAX) + 1, 99'999, UINT64_MAX};
+  for (int round = 0; round < 50000; ++round) {
+    // Mostly digits; sometimes a stray byte; lengths up to 22 (past 2^64).
+    const bool clean = random.below(4) != 0;
+    const std::string field = random_text(random, random.below(23), clean ? "0123456789" : "0123456789x/:");
+    const std::string before = random_text(random, random.below(10), "ab,");
+    const std::string after = random_text(random, random.below(10), "ab,");
+    const std::string text = before + field + after;
+    const std::string_view digits(text.data() + before.size(), field.size());
+    const std::uint64_t limit = limits[random.below(std::size(limits))];
+    std::uint64_t fast = 7, plain = 7;
+    const DigitsResult a = read_digits(text, digits, limit, fast);
+    const DigitsResult b = read_digits_plain(digits, limit, plain);
+    ASSERT_EQ(a, b) << '"' << field << "\" in \"" << text << "\" limit " << limit;
+    ASSERT_EQ(fast, plain) << '"' << field << '"';
+  }
+}
+
+TEST(Scan, EightDigitFieldsAtTheEdgesOfTheirText) {
+  std::uint64_t value = 0;
+  EXPECT_EQ(read_digits("12345678", "12345678", UINT64_MAX, value), DigitsResult::ok);
+  EXPECT_EQ(value, 12345678u);
+  const std::string_view text = "1,2345678";
+  EXPECT_EQ(read_digits(text, text.substr(0, 1), UINT64_MAX, value), DigitsResult::ok);  // loaded from its start
+  EXPECT_EQ(value, 1u);
+  EXPECT_EQ(read_digits(text, text.substr(2), UINT64_MAX, value), DigitsResult::ok);  // loaded from its end
+  EXPECT_EQ(value, 2345678u);
+  EXPECT_EQ(read_digits(text, text.substr(0, 2), UINT64_MAX, value), DigitsResult::not_digits);
+  EXPECT_EQ(read_digits("99999", "99999", 9999, value), DigitsResult::overflow);
+}
+
+}  // namespace
