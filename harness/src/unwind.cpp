@@ -83,26 +83,13 @@ class Reader {
     return value;
   }
   std::uint64_t uleb() {
-    std::uint64_t value = 0;
-    unsigned shift = 0;
-    std::uint8_t byte;
-    do {
-      byte = *at_++;
-      if (shift < 64) value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return value;
+    unsigned bits = 0;
+    return leb128(bits);
   }
   std::int64_t sleb() {
-    std::uint64_t value = 0;
-    unsigned shift = 0;
-    std::uint8_t byte;
-    do {
-      byte = *at_++;
-      if (shift < 64) value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      shift += 7;
-    } while (byte & 0x80);
-    if (shift < 64 && (byte & 0x40)) value |= ~std::uint64_t{0} << shift;
+    unsigned bits = 0;
+    std::uint64_t value = leb128(bits);
+    if (bits < 64 && (value >> (bits - 1) & 1)) value |= ~std::uint64_t{0} << bits;  // the sign bit, extended
     return static_cast<std::int64_t>(value);
   }
 
@@ -125,6 +112,18 @@ class Reader {
     if (encoding & kPeIndirect) std::memcpy(&value, reinterpret_cast<const void*>(value), sizeof value);
     out = static_cast<std::uintptr_t>(value);
     return true;
+  }
+
+  // LEB128's seven bits a byte, low first; `bits` says how many were read.
+  std::uint64_t leb128(unsigned& bits) {
+    std::uint64_t value = 0;
+    std::uint8_t byte;
+    do {
+      byte = *at_++;
+      if (bits < 64) value |= static_cast<std::uint64_t>(byte & 0x7f) << bits;
+      bits += 7;
+    } while (byte & 0x80);
+    return value;
   }
 
   // The value alone, as an FDE's address range is read.
