@@ -13,6 +13,7 @@
 #include "allocgate/report_keys.h"
 #include "escape.h"
 #include "format.h"
+#include "filter.h"
 #include "input_error.h"
 
 namespace allocgate::reports {
@@ -258,12 +259,7 @@ bool History::add(const Report& report, const RunKey& key) {
 }
 
 HistoryTable History::table(const std::string& filter, std::size_t last) const {
-  std::regex pattern;
-  try {
-    pattern = std::regex(filter.empty() ? std::string(".") : filter);
-  } catch (const std::regex_error& e) {
-    throw InputError("--filter '" + filter + "' is not a regular expression: " + e.what());
-  }
+  const std::regex pattern = filter_regex(filter);
   HistoryTable table;
   std::map<std::int64_t, std::size_t> column_of;  // run id -> column
   {

@@ -10,6 +10,7 @@
 #include "allocgate/measure.h"
 #include "allocgate/report_keys.h"
 #include "context.h"
+#include "filter.h"
 #include "input_error.h"
 #include "registry/sha256.h"
 #include "registry/workload.h"
@@ -25,12 +26,7 @@ using allocgate::workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
 std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard& shard) {
-  std::regex pattern;
-  try {
-    pattern = std::regex(filter.empty() ? std::string(".") : filter);
-  } catch (const std::regex_error& e) {
-    throw InputError("--filter '" + filter + "' is not a regular expression: " + e.what());
-  }
+  const std::regex pattern = filter_regex(filter);
   std::vector<const CaseRef*> cases;
   for (const CaseRef& c : all_cases()) {
     if (std::regex_search(c.name, pattern)) cases.push_back(&c);
