@@ -412,10 +412,9 @@ FrameRule work_out_rule(std::uintptr_t return_address) {
   rule.kind = FrameRule::kUnknown;
   const std::uintptr_t pc = return_address - 1;
   const std::uint8_t* fde = find_fde(pc);
-  if (fde == nullptr) {  // code without unwind information ends the stack, as in libgcc
-    rule.kind = FrameRule::kOutermost;
-    return rule;
-  }
+  // No loaded object's table covers the address: code generated at run time,
+  // whose tables libgcc may know (__register_frame) and this unwinder does not.
+  if (fde == nullptr) return rule;
   Reader in(fde);
   const std::uint32_t length = in.fixed<std::uint32_t>();
   if (length == 0 || length == 0xffffffff) return rule;
@@ -427,10 +426,7 @@ FrameRule work_out_rule(std::uintptr_t return_address) {
   std::uintptr_t begin = 0;
   std::uint64_t range = 0;
   if (!in.encoded(cie.fde_encoding, 0, begin) || !in.value_of_format(cie.fde_encoding, range)) return rule;
-  if (pc < begin || pc - begin >= range) {
-    rule.kind = FrameRule::kOutermost;
-    return rule;
-  }
+  if (pc < begin || pc - begin >= range) return rule;  // between functions: code without a table
   if (cie.fde_has_augmentation_data) in.skip(in.uleb());  // its size, then the LSDA
 
   Row initial;

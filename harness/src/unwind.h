@@ -56,7 +56,8 @@ struct FrameRuleCache {
 /// the return address into unwind_stack's caller: the same array that
 /// backtrace_stack() gives from the same call site. Falls back to it for a
 /// stack with a frame whose rule it does not follow (a signal frame, a
-/// DWARF expression) and on other architectures.
+/// DWARF expression, code outside every loaded object's tables, such as
+/// code generated at run time) and on other architectures.
 int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache) noexcept;
 
 /// The plain twin: glibc's backtrace() without its own frame.

@@ -88,7 +88,8 @@ enum class Unwinder {
 /// it on around the code under study, not around a benchmark's timed loop.
 /// Stacks are unwound from the call-frame information of the loaded objects;
 /// the few frames whose rules the cached unwinder does not follow (signal
-/// frames, DWARF expressions) send their stack to backtrace().
+/// frames, DWARF expressions, code generated at run time) send their stack
+/// to backtrace().
 class CaptureSites {
  public:
   /// Distinct stacks the table holds at most, whatever max_stacks asks for
