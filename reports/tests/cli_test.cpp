@@ -242,6 +242,19 @@ TEST_F(Cli, ProfileListsTheTopSitesOfOneOperation) {
   EXPECT_NE(r.output.find("by bytes:\n"), std::string::npos);
 }
 
+// loop --sites: every run's allocations, at the same sites as one operation's.
+TEST_F(Cli, LoopWithSitesCountsEveryRunsAllocations) {
+  const std::uint64_t nodes_and_keys = 40 + (16 > allocgate::test::kShortStringCapacity ? 30 : 0);
+  const Result r = run(kAllocgate + " loop log_report/v3/2000 --runs 7 --sites");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("log_report/v3/2000: " + std::to_string(7 * (nodes_and_keys + 3)) + " allocations, ", 0), 0u)
+      << r.output;
+  EXPECT_NE(r.output.find("in 7 operations (after a warm-up one)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("by count:\n  " + std::to_string(7 * nodes_and_keys) + " allocs, "), std::string::npos)
+      << r.output;
+  EXPECT_EQ(run(kAllocgate + " loop log_report/v3/2000 --runs 7").output, "");  // without --sites: silent
+}
+
 // An independent counter agrees: heaptrack's count of allocation calls for K
 // operations, less its count for none (startup, the warm-up operation,
 // heaptrack's own and C mallocs), is allocgate's allocs/op times K.
