@@ -20,23 +20,29 @@ namespace allocgate::detail {
 
 namespace {
 
-// backtrace() from the function this is inlined into, without that
-// function's own frame: its first frame is the return address into the
-// caller of the function this is inlined into.
-[[gnu::always_inline]] inline int backtrace_from_caller(void** frames, int max_frames) noexcept {
+// backtrace() from the function this is inlined into, starting at `caller`,
+// that function's own return address: whatever frames come before it
+// (backtrace's caller, and an interceptor such as AddressSanitizer's) are
+// dropped.
+[[gnu::always_inline]] inline int backtrace_from(void* caller, void** frames, int max_frames) noexcept {
+  constexpr int kLeading = 4;  // room for the frames before `caller`
   if (max_frames > kMaxUnwindFrames) max_frames = kMaxUnwindFrames;
   if (max_frames <= 0) return 0;
-  void* buffer[kMaxUnwindFrames + 1];
-  const int depth = backtrace(buffer, max_frames + 1);
-  if (depth <= 1) return 0;
-  std::memcpy(frames, buffer + 1, sizeof(void*) * static_cast<std::size_t>(depth - 1));
-  return depth - 1;
+  void* buffer[kMaxUnwindFrames + kLeading];
+  const int depth = backtrace(buffer, max_frames + kLeading);
+  int first = 0;
+  while (first < depth && first < kLeading && buffer[first] != caller) ++first;
+  if (first == depth || first == kLeading) first = 1;  // not found: only backtrace's caller is ours
+  const int n = depth - first < max_frames ? depth - first : max_frames;
+  if (n <= 0) return 0;
+  std::memcpy(frames, buffer + first, sizeof(void*) * static_cast<std::size_t>(n));
+  return n;
 }
 
 }  // namespace
 
 __attribute__((noinline)) int backtrace_stack(void** frames, int max_frames) noexcept {
-  return backtrace_from_caller(frames, max_frames);
+  return backtrace_from(__builtin_return_address(0), frames, max_frames);
 }
 
 #if defined(__x86_64__) && defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35)
@@ -517,14 +523,14 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     rule = caller;
   }
   ++cache.fallbacks;
-  return backtrace_from_caller(frames, max_frames);
+  return backtrace_from(__builtin_return_address(0), frames, max_frames);
 }
 
 #else  // no _dl_find_object, or not x86-64: backtrace() it is
 
 __attribute__((noinline)) int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache) noexcept {
   ++cache.fallbacks;
-  return backtrace_from_caller(frames, max_frames);
+  return backtrace_from(__builtin_return_address(0), frames, max_frames);
 }
 
 #endif
