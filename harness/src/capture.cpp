@@ -16,6 +16,7 @@ namespace {
 // Return addresses whose unwind rules a capture keeps: more than the distinct
 // call sites on the stacks of most programs' allocations.
 constexpr std::size_t kCachedRules = 4096;
+static_assert(sizeof(detail::FrameRule) == 32, "sites.h says what the rules take");
 }  // namespace
 
 CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {

@@ -97,7 +97,8 @@ class CaptureSites {
   static constexpr std::size_t kMaxStacksLimit = std::size_t{1} << 20;
 
   /// Holds max_stacks distinct stacks (rounded up to a power of two, at
-  /// most kMaxStacksLimit).
+  /// most kMaxStacksLimit). The cached unwinder also reserves its rules for
+  /// 4096 return addresses (128 KB); past them it works rules out uncached.
   explicit CaptureSites(std::size_t max_stacks = 1024, Unwinder unwinder = Unwinder::kCached);
   ~CaptureSites();
   CaptureSites(const CaptureSites&) = delete;
