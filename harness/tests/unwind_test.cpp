@@ -185,22 +185,27 @@ TEST(Unwind, AThreadsStackEndsWhereBacktracesDoes) {
   EXPECT_EQ(unwound.fallbacks, 0u);
 }
 
-Unwound g_in_handler;
-FrameRuleCache* g_handler_cache = nullptr;
+// Made before the signal: a handler must not allocate.
+Walk* g_signal_walk = nullptr;
 
-void on_signal(int) { g_in_handler = walk_through({kPlain}, *g_handler_cache); }
+void on_signal(int) { descend(*g_signal_walk); }
 
 TEST(Unwind, ASignalFrameFallsBackToBacktrace) {
   Cache c;
-  g_handler_cache = &c.cache;
+  Walk walk;
+  walk.shapes = {kPlain};
+  walk.cache = &c.cache;
+  walk.result.cached.reserve(kMaxUnwindFrames);
+  walk.result.plain.reserve(kMaxUnwindFrames);
+  g_signal_walk = &walk;
   struct sigaction action {};
   action.sa_handler = on_signal;
   struct sigaction previous {};
   ASSERT_EQ(sigaction(SIGUSR1, &action, &previous), 0);
   raise(SIGUSR1);
   sigaction(SIGUSR1, &previous, nullptr);
-  EXPECT_EQ(g_in_handler.cached, g_in_handler.plain);
-  EXPECT_EQ(g_in_handler.fallbacks, 1u);  // the kernel's signal frame
+  EXPECT_EQ(walk.result.cached, walk.result.plain);
+  EXPECT_EQ(walk.result.fallbacks, 1u);  // the kernel's signal frame
 }
 
 }  // namespace
