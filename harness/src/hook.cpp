@@ -28,7 +28,6 @@
 // Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
 // replacements; used to test that the harness detects a missing hook.
 
-#include <bit>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -125,16 +124,13 @@ void count_process_deallocation(std::size_t size) noexcept {
   g_process.live_bytes.fetch_sub(static_cast<std::int64_t>(size), relaxed);
 }
 
-// Spreads stacks over the table. The frames are multiplied independently and
-// only a rotate and an xor chain them, so the hash of a deep stack costs a
-// few cycles a frame, not a multiply's latency each.
-std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
-  std::uint64_t h = static_cast<std::uint64_t>(depth);
+// A word at a time, inline: a stack is a dozen or two words, less than the
+// call to memcmp costs.
+bool same_frames(void* const* a, void* const* b, int depth) noexcept {
   for (int i = 0; i < depth; ++i) {
-    h = std::rotl(h, 7) ^ (reinterpret_cast<std::uintptr_t>(frames[i]) * 0x9E3779B97F4A7C15ULL);
+    if (a[i] != b[i]) return false;
   }
-  h ^= h >> 29;
-  return h | 1;  // never 0, which marks an empty slot
+  return true;
 }
 
 // Adds this allocation's stack to the table. backtrace() was called once when
@@ -145,9 +141,15 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
   t.capturing_now = true;
   StackTable& table = *t.capture;
   void* frames[kMaxFrames];
-  const int depth = table.use_backtrace ? backtrace_stack(frames, kMaxFrames)
-                                        : unwind_stack(frames, kMaxFrames, table.rules);
-  const std::uint64_t hash = hash_frames(frames, depth);
+  std::uint64_t hash = 0;
+  int depth = 0;
+  if (table.use_backtrace) {
+    depth = backtrace_stack(frames, kMaxFrames);
+    hash = hash_frames(frames, depth);
+  } else {
+    depth = unwind_stack(frames, kMaxFrames, table.rules, hash);
+  }
+  hash |= 1;  // never 0, which marks an empty slot
   const std::size_t mask = table.capacity - 1;
   for (std::size_t probe = 0, i = hash & mask; probe < table.capacity; ++probe, i = (i + 1) & mask) {
     CapturedStack& slot = table.slots[i];
@@ -156,7 +158,7 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
       slot.depth = static_cast<std::uint32_t>(depth);
       std::memcpy(slot.frames, frames, sizeof(void*) * static_cast<std::size_t>(depth));
     } else if (slot.hash != hash || slot.depth != static_cast<std::uint32_t>(depth) ||
-               std::memcmp(slot.frames, frames, sizeof(void*) * static_cast<std::size_t>(depth)) != 0) {
+               !same_frames(slot.frames, frames, depth)) {
       continue;
     }
     ++slot.count;

@@ -491,7 +491,7 @@ __attribute__((no_sanitize("address"))) std::uintptr_t stack_word(std::uintptr_t
 }  // namespace
 
 __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames, int max_frames,
-                                                                   FrameRuleCache& cache) noexcept {
+                                                                   FrameRuleCache& cache, std::uint64_t& hash) noexcept {
   if (max_frames > kMaxUnwindFrames) max_frames = kMaxUnwindFrames;
   std::uintptr_t pc, sp, fp;
   asm volatile("leaq 0(%%rip), %0\n\tmovq %%rsp, %1\n\tmovq %%rbp, %2" : "=r"(pc), "=r"(sp), "=r"(fp));
@@ -504,6 +504,7 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     if (rule != &uncached) cache.own = rule;
   }
   int depth = 0;
+  hash = 0;
   for (;;) {
     if (rule->kind == FrameRule::kOutermost) return depth;
     if (rule->kind != FrameRule::kStep) break;
@@ -514,6 +515,7 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     sp = cfa;
     if (return_address == 0 || depth == max_frames) return depth;
     frames[depth++] = reinterpret_cast<void*>(return_address);
+    hash = hash_step(hash, frames[depth - 1]);
     FrameRule* caller = rule->caller;
     if (caller == nullptr || caller->key != return_address) {
       caller = &rule_at(return_address, cache, uncached);
@@ -523,14 +525,19 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     rule = caller;
   }
   ++cache.fallbacks;
-  return backtrace_from(__builtin_return_address(0), frames, max_frames);
+  depth = backtrace_from(__builtin_return_address(0), frames, max_frames);
+  hash = hash_frames(frames, depth);
+  return depth;
 }
 
 #else  // no _dl_find_object, or not x86-64: backtrace() it is
 
-__attribute__((noinline)) int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache) noexcept {
+__attribute__((noinline)) int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache,
+                                           std::uint64_t& hash) noexcept {
   ++cache.fallbacks;
-  return backtrace_from(__builtin_return_address(0), frames, max_frames);
+  const int depth = backtrace_from(__builtin_return_address(0), frames, max_frames);
+  hash = hash_frames(frames, depth);
+  return depth;
 }
 
 #endif

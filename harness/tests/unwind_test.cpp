@@ -39,8 +39,10 @@ __attribute__((noinline)) void unwind_both(Unwound& out, FrameRuleCache& cache, 
   void* cached[kMaxUnwindFrames];
   void* plain[kMaxUnwindFrames];
   const std::uint64_t fallbacks_before = cache.fallbacks;
-  const int cached_depth = unwind_stack(cached, max_frames, cache);
+  std::uint64_t hash = 0;
+  const int cached_depth = unwind_stack(cached, max_frames, cache, hash);
   const int plain_depth = backtrace_stack(plain, max_frames);
+  EXPECT_EQ(hash, hash_frames(cached, cached_depth));
   out.cached.assign(cached + std::min(cached_depth, 1), cached + cached_depth);
   out.plain.assign(plain + std::min(plain_depth, 1), plain + plain_depth);
   out.fallbacks = cache.fallbacks - fallbacks_before;
