@@ -28,9 +28,16 @@ struct Unwound {
   std::uint64_t fallbacks = 0;
 };
 
+FrameRuleCache with_slots(FrameRule* slots, std::size_t capacity) {
+  FrameRuleCache cache;
+  cache.slots = slots;
+  cache.capacity = capacity;
+  return cache;
+}
+
 struct Cache {
   std::vector<FrameRule> slots = std::vector<FrameRule>(256);
-  FrameRuleCache cache{slots.data(), slots.size(), 0};
+  FrameRuleCache cache = with_slots(slots.data(), slots.size());
 };
 
 // Both unwinders from one frame. Their first frames are the return addresses
@@ -168,8 +175,8 @@ TEST(Unwind, RandomStacksGiveBacktracesFrames) {
 
 TEST(Unwind, AFullCacheStillUnwinds) {
   FrameRule one_slot[1];
-  FrameRuleCache tiny{one_slot, 1, 0};
-  FrameRuleCache none{nullptr, 0, 0};
+  FrameRuleCache tiny = with_slots(one_slot, 1);
+  FrameRuleCache none = with_slots(nullptr, 0);
   for (FrameRuleCache* cache : {&tiny, &none}) {
     const Unwound unwound = walk_through({kFunction, kQsort, kPlain, kCallOnce}, *cache);
     EXPECT_EQ(unwound.cached, unwound.plain);

@@ -11,8 +11,9 @@
 // - `allocgate run --no-timing` with and without --sites, over every case.
 // - `allocgate profile` of the largest case.
 //
-// Each figure is the fastest of five runs: on a shared machine, the least
-// disturbed one.
+// Each figure is the fastest of its runs (five of a process, ten of an
+// operation), interleaved at random with the others': on a shared machine,
+// the least disturbed one.
 //
 //   cmake --build --preset release --target capture-vs-heaptrack
 
@@ -104,7 +105,7 @@ class MinimumKeeper : public benchmark::ConsoleReporter {
 
 void add(const std::string& name, std::function<void(benchmark::State&)> body, bool one_iteration) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
-  b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ComputeStatistics(
+  b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(one_iteration ? 5 : 10)->ComputeStatistics(
       "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
   if (one_iteration) b->Iterations(1);
 }
@@ -130,8 +131,14 @@ int main(int argc, char** argv) {
       [](benchmark::State& s) { process(s, {"run", "--no-timing", "--sites", "--out", "REPORT"}, false); }, true);
   add("profile/largest", [](benchmark::State& s) { process(s, {"profile", kLargestCase}, false); }, true);
 
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  // Repetitions interleaved at random, so that a slow spell of the machine
+  // falls on every benchmark alike, not on one (flags given after it win).
+  std::vector<char*> args(argv, argv + argc);
+  char interleave[] = "--benchmark_enable_random_interleaving=true";
+  args.insert(args.begin() + 1, interleave);
+  int arg_count = static_cast<int>(args.size());
+  benchmark::Initialize(&arg_count, args.data());
+  if (benchmark::ReportUnrecognizedArguments(arg_count, args.data())) return 1;
   MinimumKeeper reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
