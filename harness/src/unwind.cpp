@@ -503,65 +503,25 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     rule = &rule_at(pc + 1, cache, uncached);
     if (rule != &uncached) cache.own = rule;
   }
-  const FrameRuleCache::Level* const last = cache.levels[cache.last];
-  const int last_depth = cache.last_depth;
-  FrameRuleCache::Level* const now = cache.levels[1 - cache.last];
-  int matched = 0;  // the first level of the last walk whose CFA is not below this walk's
   int depth = 0;
   std::uint64_t h = 0;  // a local: stores to frames[] could alias a reference
-  // Keeps this walk for the next one when it ended where a walk ends by its
-  // return addresses alone: the outermost frame, or max_frames.
-  auto finish = [&](bool reusable) {
-    if (reusable) cache.last = 1 - cache.last;
-    cache.last_depth = reusable ? depth : 0;
-    cache.last_truncated = depth == max_frames;
-    hash = h;
-    return depth;
-  };
   for (;;) {
-    if (rule->kind == FrameRule::kOutermost) return finish(true);
+    if (rule->kind == FrameRule::kOutermost) {
+      hash = h;
+      return depth;
+    }
     if (rule->kind != FrameRule::kStep) break;
     const std::uintptr_t cfa = (rule->cfa_from_frame_pointer ? fp : sp) + static_cast<std::intptr_t>(rule->cfa_offset);
     if (cfa <= sp) break;  // no progress up the stack: let libgcc decide
-    const std::uintptr_t return_address_slot = cfa + static_cast<std::intptr_t>(rule->return_address_offset);
-    const std::uintptr_t return_address = stack_word(return_address_slot);
-    std::uintptr_t fp_slot = 0;
-    if (rule->frame_pointer_offset != 0) {
-      fp_slot = cfa + static_cast<std::intptr_t>(rule->frame_pointer_offset);
-      fp = stack_word(fp_slot);
-    }
+    const std::uintptr_t return_address = stack_word(cfa + static_cast<std::intptr_t>(rule->return_address_offset));
+    if (rule->frame_pointer_offset != 0) fp = stack_word(cfa + static_cast<std::intptr_t>(rule->frame_pointer_offset));
     sp = cfa;
-    if (return_address == 0) return finish(false);
-    if (depth == max_frames) return finish(true);
-    now[depth] = {cfa, fp, return_address, return_address_slot, fp_slot};
+    if (return_address == 0 || depth == max_frames) {
+      hash = h;
+      return depth;
+    }
     frames[depth++] = reinterpret_cast<void*>(return_address);
     h = hash_step(h, reinterpret_cast<void*>(return_address));
-
-    // The same state as a level of the last walk: check the rest of it.
-    while (matched < last_depth && last[matched].cfa < cfa) ++matched;
-    if (matched < last_depth && last[matched].cfa == cfa && last[matched].fp == fp &&
-        last[matched].return_address == return_address) {
-      int level = matched + 1;
-      for (; level < last_depth && depth < max_frames; ++level) {
-        const FrameRuleCache::Level& l = last[level];
-        if (stack_word(l.return_address_slot) != l.return_address || (l.fp_slot != 0 && stack_word(l.fp_slot) != l.fp)) {
-          break;
-        }
-        now[depth] = l;
-        frames[depth++] = reinterpret_cast<void*>(l.return_address);
-        h = hash_step(h, reinterpret_cast<void*>(l.return_address));
-      }
-      if (level == last_depth && !cache.last_truncated) return finish(true);  // to its outermost frame
-      if (depth == max_frames) return finish(true);
-      // A word changed, or the last walk stopped short: walk on from here.
-      const FrameRuleCache::Level& from = now[depth - 1];
-      sp = from.cfa;
-      fp = from.fp;
-      matched = last_depth;  // nothing more to match
-      rule = &rule_at(from.return_address, cache, uncached);
-      continue;
-    }
-
     FrameRule* caller = rule->caller;
     if (caller == nullptr || caller->key != return_address) {
       caller = &rule_at(return_address, cache, uncached);
@@ -571,7 +531,6 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     rule = caller;
   }
   ++cache.fallbacks;
-  cache.last_depth = 0;
   depth = backtrace_from(__builtin_return_address(0), frames, max_frames);
   hash = hash_frames(frames, depth);
   return depth;

@@ -50,21 +50,6 @@ struct FrameRuleCache {
   std::size_t capacity = 0;  // a power of two, or 0 for no cache
   std::uint64_t fallbacks = 0;  // stacks handed to backtrace()
   FrameRule* own = nullptr;      // unwind_stack's own frame's rule, once cached
-
-  // What each level of a walk read: the frame's CFA and frame pointer after
-  // the step, its return address, and the stack words the step read them
-  // from (fp_slot 0: the frame pointer was not read). A walk is a function
-  // of its start and of the words it reads, so once the next stack reaches a
-  // level in the same state as a level of the last one, the rest of it is the
-  // same if those words still hold the same values: loads from addresses
-  // known in advance, which do not wait on each other as a walk's do.
-  struct Level {
-    std::uintptr_t cfa, fp, return_address, return_address_slot, fp_slot;
-  };
-  Level levels[2][kMaxUnwindFrames];
-  int last = 0;                    // which of `levels` holds the last walk
-  int last_depth = 0;              // its levels; 0: nothing to reuse
-  bool last_truncated = false;     // it stopped at max_frames, not at the outermost frame
 };
 
 /// A stack's hash, a frame at a time, for the capture's table: the frames
