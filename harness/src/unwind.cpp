@@ -6,8 +6,9 @@
 // run up to the return address, as libgcc runs them. Only the rules x86-64
 // compilers emit for ordinary code are kept (the CFA from rsp or rbp, the
 // return address and rbp saved at offsets from it); anything else (signal
-// frames, DWARF expressions, realigned stacks) hands the whole stack to
-// backtrace(), so the result is always the same as backtrace()'s.
+// frames, DWARF expressions, realigned stacks, code outside every table)
+// hands the whole stack to backtrace(), so the result is always the same as
+// backtrace()'s.
 
 #include "unwind.h"
 

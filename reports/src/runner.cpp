@@ -63,7 +63,21 @@ class Progress {
   Clock::time_point start_;
 };
 
-void summarise_sites(const SiteProfile& profile, CaseResult& result);
+// The report keeps the top sites, and the top stacks for the flame graph
+// with function names only and their innermost frames: enough to draw, small
+// enough to keep for every case.
+void summarise_sites(const SiteProfile& profile, CaseResult& result) {
+  for (std::size_t i = 0; i < profile.sites.size() && i < kReportedSites; ++i) {
+    const Site& site = profile.sites[i];
+    result.sites.push_back(
+        SiteSummary{site.where, static_cast<double>(site.count), static_cast<double>(site.bytes)});
+  }
+  for (std::size_t i = 0; i < profile.stacks.size() && i < kReportedStacks; ++i) {
+    const StackSample& stack = profile.stacks[i];
+    result.stacks.push_back(
+        StackSummary{stack.innermost_functions(kReportedFrames), static_cast<double>(stack.count)});
+  }
+}
 
 // The counting pass: one warm-up operation, then counted_runs operations,
 // then one more for its peak and, with `sites`, its call sites (capture
@@ -93,22 +107,6 @@ SiteProfile capture_one_operation(workloads::Case& c, Unwinder unwinder = Unwind
   c.run();
   capture.stop();
   return capture.profile(ALLOCGATE_SOURCE_ROOT);
-}
-
-// The report keeps the top sites, and the top stacks for the flame graph
-// with function names only and their innermost frames: enough to draw, small
-// enough to keep for every case.
-void summarise_sites(const SiteProfile& profile, CaseResult& result) {
-  for (std::size_t i = 0; i < profile.sites.size() && i < kReportedSites; ++i) {
-    const Site& site = profile.sites[i];
-    result.sites.push_back(
-        SiteSummary{site.where, static_cast<double>(site.count), static_cast<double>(site.bytes)});
-  }
-  for (std::size_t i = 0; i < profile.stacks.size() && i < kReportedStacks; ++i) {
-    const StackSample& stack = profile.stacks[i];
-    result.stacks.push_back(
-        StackSummary{stack.innermost_functions(kReportedFrames), static_cast<double>(stack.count)});
-  }
 }
 
 const CaseRef& named_case(const std::string& name) {
