@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds and runs the tests.
-#   ci/test.sh         every push (.ci/run; 34 minutes on 2 cores, measured): every
+#   ci/test.sh         every push (.ci/run; about 30 minutes on 2 cores): every
 #                      test under release (g++), libcxx (clang with libc++) and
 #                      asan-ubsan, the threaded tests under tsan, the fuzzers;
 #                      of the consumer projects, the README's quickstart only
