@@ -220,6 +220,10 @@ TEST(Unwind, ASignalFrameFallsBackToBacktrace) {
   walk.result.cached.reserve(kMaxUnwindFrames);
   walk.result.plain.reserve(kMaxUnwindFrames);
   g_signal_walk = &walk;
+  // glibc loads its unwinder on the first backtrace(), allocating as it does:
+  // here, not in the handler.
+  void* warm[2];
+  backtrace_stack(warm, 2);
   struct sigaction action {};
   action.sa_handler = on_signal;
   struct sigaction previous {};
