@@ -21,7 +21,6 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
@@ -34,6 +33,7 @@
 #include "allocgate/measure.h"
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
+#include "fastest_run.h"
 #include "process.h"
 #include "registry/workload.h"
 
@@ -87,26 +87,10 @@ void operation(benchmark::State& state, bool capture) {
   if (sites) sites->stop();
 }
 
-// Keeps each benchmark's fastest run (wall seconds, CPU seconds).
-class MinimumKeeper : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, std::pair<double, double>> minima;
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.aggregate_name != "min") continue;
-      const auto cpu = run.counters.find("cpu_s");
-      minima[run.run_name.function_name] = {run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit),
-                                            cpu != run.counters.end() ? cpu->second.value : 0};
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-};
-
 void add(const std::string& name, std::function<void(benchmark::State&)> body, bool one_iteration) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
   b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(one_iteration ? 5 : 10)->ComputeStatistics(
-      "min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); });
+      "min", allocgate::bench::fastest);
   if (one_iteration) b->Iterations(1);
 }
 
@@ -139,16 +123,16 @@ int main(int argc, char** argv) {
   int arg_count = static_cast<int>(args.size());
   benchmark::Initialize(&arg_count, args.data());
   if (benchmark::ReportUnrecognizedArguments(arg_count, args.data())) return 1;
-  MinimumKeeper reporter;
+  allocgate::bench::FastestRuns reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
 
-  if (reporter.minima.size() != 9) return 1;  // filtered, or a run failed: nothing to compare
+  if (reporter.fastest.size() != 9) return 1;  // filtered, or a run failed: nothing to compare
   const auto c = allocgate::workloads::find_case(kCase)->prepare();
   const double per_run = allocgate::allocs_per_run(1, [&] { c->run(); }).mean;
   auto seconds = [&](const std::string& name, bool cpu = false) {
-    const auto& m = reporter.minima.at(name);
-    return cpu ? m.second : m.first;
+    const auto& m = reporter.fastest.at(name);
+    return cpu ? m.cpu_seconds : m.seconds;
   };
   auto heaptrack_ns = [&](bool cpu) {
     auto extra = [&](const std::string& w) {

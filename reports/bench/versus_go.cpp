@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "allocgate/scope.h"
+#include "fastest_run.h"
 #include "process.h"
 #include "registry/workload.h"
 
@@ -45,23 +46,6 @@ constexpr Pair kPairs[] = {
     {"row_parse/naive/1", "row_parse/naive", false},
     {"row_parse/optimized/1", "row_parse/scanner", true},
     {"row_parse/zero_copy/1", "row_parse/scanner", true},
-};
-
-double min_of(const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); }
-
-// Each benchmark's fastest repetition, ns per iteration.
-class MinimumKeeper : public benchmark::ConsoleReporter {
- public:
-  std::map<std::string, double> ns;
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      if (run.aggregate_name == "min") {
-        ns[run.run_name.function_name] = run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e9;
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
 };
 
 // The Go program's table: "case ns/op B/op allocs" a line, after a header.
@@ -97,14 +81,13 @@ int main(int argc, char** argv) {
       std::cerr << "no case " << pair.cpp << "\n";
       return 2;
     }
-    if (output_bytes.count(pair.cpp)) continue;
     auto operation = c->prepare();
     operation->run();
     const std::size_t bytes = operation->output().size();
     output_bytes[pair.cpp] = bytes;
     benchmark::RegisterBenchmark(pair.cpp, [op = std::shared_ptr(std::move(operation))](benchmark::State& state) {
       for (auto _ : state) op->run();
-    })->Repetitions(5)->ComputeStatistics("min", min_of);
+    })->Repetitions(5)->ComputeStatistics("min", allocgate::bench::fastest);
     // The ceiling: copying the output's bytes once.
     benchmark::RegisterBenchmark((std::string("memcpy/") + pair.cpp).c_str(), [bytes](benchmark::State& state) {
       std::vector<char> from(bytes, 'x'), to(bytes);
@@ -112,12 +95,12 @@ int main(int argc, char** argv) {
         std::memcpy(to.data(), from.data(), bytes);
         benchmark::ClobberMemory();
       }
-    })->Repetitions(5)->ComputeStatistics("min", min_of);
+    })->Repetitions(5)->ComputeStatistics("min", allocgate::bench::fastest);
   }
 
   std::map<std::string, double> go_ns;
   run_go(go_binary, go_ns);
-  MinimumKeeper reporter;
+  allocgate::bench::FastestRuns reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
   run_go(go_binary, go_ns);
@@ -126,15 +109,17 @@ int main(int argc, char** argv) {
               "memcpy ns", "of memcpy");
   bool all_held = true;
   for (const Pair& pair : kPairs) {
-    const auto cpp = reporter.ns.find(pair.cpp);
-    const auto copy = reporter.ns.find(std::string("memcpy/") + pair.cpp);
+    const auto cpp = reporter.fastest.find(pair.cpp);
+    const auto copy = reporter.fastest.find(std::string("memcpy/") + pair.cpp);
     const auto go = go_ns.find(pair.go);
-    if (cpp == reporter.ns.end() || copy == reporter.ns.end() || go == go_ns.end()) continue;  // filtered out
-    const double ratio = go->second / cpp->second;
+    if (cpp == reporter.fastest.end() || copy == reporter.fastest.end() || go == go_ns.end()) continue;  // filtered out
+    const double cpp_ns = cpp->second.seconds * 1e9;
+    const double copy_ns = copy->second.seconds * 1e9;
+    const double ratio = go->second / cpp_ns;
     const bool held = !pair.optimized || ratio >= 2;
     all_held = all_held && held;
-    std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp->second, go->second, ratio,
-                output_bytes[pair.cpp], copy->second, 100 * copy->second / cpp->second,
+    std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp_ns, go->second, ratio,
+                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns,
                 held ? "" : "  < 2x Go");
   }
   std::printf("(Go/C++: how many times faster the C++ is; of memcpy: the C++ time a copy of its output would take)\n");
