@@ -10,6 +10,10 @@
 #include <cstring>
 #include <string_view>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace allocgate::workloads {
 
 static_assert(std::endian::native == std::endian::little, "the byte masks below read words little-endian");
@@ -47,6 +51,64 @@ inline std::size_t find_each(std::string_view text, char c, const char** found, 
   return n;
 }
 
+/// The longest text equal_mask takes: one bit a byte in its 64-bit mask.
+inline constexpr std::size_t kMaskedTextMax = 64;
+
+/// Bit i of the result is set where text[i] == c, for a text of 16 to
+/// kMaskedTextMax bytes: sixteen bytes a compare (SSE2), the last sixteen
+/// loaded from the text's end, so that nothing past it is read. Without SSE2,
+/// a byte at a time.
+inline std::uint64_t equal_mask(std::string_view text, char c) noexcept {
+  const char* const p = text.data();
+  const std::size_t n = text.size();
+  std::uint64_t mask = 0;
+#if defined(__SSE2__)
+  const __m128i wanted = _mm_set1_epi8(c);
+  const auto sixteen = [&](std::size_t at) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
+    return std::uint64_t{static_cast<std::uint16_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, wanted)))} << at;
+  };
+  for (std::size_t at = 0; at + 16 < n; at += 16) mask |= sixteen(at);
+  mask |= sixteen(n - 16);  // overlaps the last block: the same bits again
+#else
+  for (std::size_t i = 0; i < n; ++i) mask |= std::uint64_t{p[i] == c} << i;
+#endif
+  return mask;
+}
+
+/// The plain twin of equal_mask, for any text of up to 64 bytes.
+inline std::uint64_t equal_mask_plain(std::string_view text, char c) noexcept {
+  std::uint64_t mask = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == c) mask |= std::uint64_t{1} << i;
+  }
+  return mask;
+}
+
+/// Bit i of the result is set where p[i] is an ASCII digit, for i < 16:
+/// sixteen bytes in one compare (SSE2), all of them read.
+inline std::uint32_t digit_mask16(const char* p) noexcept {
+  std::uint32_t mask = 0;
+#if defined(__SSE2__)
+  const __m128i values = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), _mm_set1_epi8('0'));
+  // A digit's value is at most 9 as an unsigned byte; any other byte's is not.
+  const __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8(9)), values);
+  mask = static_cast<std::uint16_t>(_mm_movemask_epi8(digit));
+#else
+  for (int i = 0; i < 16; ++i) mask |= std::uint32_t{p[i] >= '0' && p[i] <= '9'} << i;
+#endif
+  return mask;
+}
+
+/// The plain twin of digit_mask16.
+inline std::uint32_t digit_mask16_plain(const char* p) noexcept {
+  std::uint32_t mask = 0;
+  for (int i = 0; i < 16; ++i) {
+    if (p[i] >= '0' && p[i] <= '9') mask |= 1u << i;
+  }
+  return mask;
+}
+
 enum class DigitsResult { ok, not_digits, overflow };
 
 namespace detail {
@@ -69,6 +131,23 @@ inline bool eight_digits(std::uint64_t word) noexcept {
 }
 
 }  // namespace detail
+
+/// The value of text[begin, end), 1 to 8 bytes the caller has found to be
+/// ASCII digits, where text[0, max(end, 8)) may be read: one word, loaded to
+/// end where the field ends (or from the text's start, shifted there), the
+/// bytes before the field made leading zeros.
+inline std::uint32_t short_digits_value(const char* text, std::size_t begin, std::size_t end) noexcept {
+  std::uint64_t word;
+  if (end >= 8) {
+    std::memcpy(&word, text + end - 8, sizeof word);
+  } else {
+    std::memcpy(&word, text, sizeof word);
+    word <<= 8 * (8 - end);
+  }
+  const std::size_t n = end - begin;
+  const std::uint64_t before = n == 8 ? 0 : (std::uint64_t{1} << (8 * (8 - n))) - 1;
+  return detail::eight_digits_value((word & ~before) | (0x3030303030303030ULL & before));
+}
 
 /// Reads `digits`, one or more ASCII digits and nothing else, into a
 /// non-negative value at most `limit`. A non-digit is reported before an

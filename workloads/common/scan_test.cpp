@@ -36,6 +36,23 @@ TEST(Scan, FindEachFindsWhatAByteLoopFinds) {
   }
 }
 
+TEST(Scan, EqualMaskMarksWhatAByteLoopMarks) {
+  Seeded random(13);
+  for (int round = 0; round < 20000; ++round) {
+    // Every length it takes, separators anywhere (the first and last bytes
+    // too), within a larger buffer so that a read past the text would show as
+    // a bit that is not the text's.
+    const std::size_t length = 16 + random.below(kMaskedTextMax - 16 + 1);
+    const std::string buffer = random_text(random, length + 32, ",a");
+    const std::size_t offset = random.below(17);
+    const std::string_view text(buffer.data() + offset, length);
+    ASSERT_EQ(equal_mask(text, ','), equal_mask_plain(text, ',')) << '"' << text << '"';
+  }
+  EXPECT_EQ(equal_mask(std::string(16, ','), ','), 0xFFFFu);
+  EXPECT_EQ(equal_mask(std::string(64, ','), ','), ~std::uint64_t{0});
+  EXPECT_EQ(equal_mask("1234,5678,/v1/orders", ','), (1u << 4) | (1u << 9));
+}
+
 TEST(Scan, ReadDigitsReadsWhatADigitLoopReads) {
   Seeded random(12);
   const std::uint64_t limits[] = {INT64_MAX, static_cast<std::uint64_t>(INT64_MAX) + 1, 99'999, UINT64_MAX};

@@ -77,6 +77,19 @@ TEST(RowParse, ErrorsAreCodes) {
   EXPECT_EQ(row.user_id, INT64_MIN);
 }
 
+// The line may be the row's own path: the copy reads the path before it
+// changes the string it is in.
+TEST(RowParse, ParsesALineHeldInTheRowsOwnPath) {
+  for (const std::string line : {"1,2,abcd", "1234,5678,/v1/orders", "1234,5678,/v1/users/42/profile/x",
+                                 "-1,5678,/v1/users/42/profile/x"}) {
+    Row row;
+    row.path.reserve(64);
+    row.path = line;
+    ASSERT_EQ(parse(row.path, row), ParseError::none) << line;
+    EXPECT_EQ(row.path, line.substr(line.rfind(',') + 1));
+  }
+}
+
 // Lines built from fragments that hit every rule: digits, signs, letters,
 // commas, long numbers, empty pieces.
 std::string random_line(allocgate::workloads::Seeded& random) {
@@ -93,14 +106,51 @@ TEST(RowParse, ScannerAndViewAgreeWithNaiveOnRandomLines) {
   allocgate::workloads::Seeded random(9);
   const std::vector<std::string> valid_lines = make_lines(50'000);
   std::size_t valid = 0;
+  // A row reused from line to line, as a caller's is: its buffer grows to the
+  // longest path, and every shorter one after is copied inline into it.
+  Row reused;
   for (std::size_t i = 0; i < 150'000; ++i) {
     const std::string line = i % 3 == 0 ? valid_lines[i / 3] : random_line(random);
     const std::string expected = naive_text(line);
     ASSERT_EQ(scanner_text(line), expected) << line;
     ASSERT_EQ(view_text(line), expected) << line;
+    const ParseError error = parse(line, reused);
+    std::string into_reused;
+    append_result(into_reused, error, reused.user_id, reused.bytes, reused.path);
+    ASSERT_EQ(into_reused, expected) << line;
     valid += expected.rfind("error:", 0) != 0;
   }
   EXPECT_GT(valid, 50'000u);  // both kinds were exercised
+}
+
+// Numbers of every length from none to past INT64_MAX's 19 digits, with and
+// without a sign, before paths of every length the inline copy takes and
+// more: the scanner's limits (8 digits, 16 bytes, 16 to 64 byte lines, 4 to
+// 32 byte paths) are all crossed.
+TEST(RowParse, EveryFieldLengthAgreesWithNaive) {
+  allocgate::workloads::Seeded random(10);
+  const auto digits = [&](std::size_t n) {
+    std::string text;
+    for (std::size_t i = 0; i < n; ++i) text += static_cast<char>('0' + random.below(10));
+    return text;
+  };
+  Row reused;
+  for (std::size_t first = 0; first <= 20; ++first) {
+    for (std::size_t second = 0; second <= 20; ++second) {
+      for (std::size_t path = 0; path <= 40; ++path) {
+        for (const char* sign : {"", "-"}) {
+          const std::string line = sign + digits(first) + "," + digits(second) + "," + std::string(path, 'p');
+          const std::string expected = naive_text(line);
+          ASSERT_EQ(scanner_text(line), expected) << line;
+          ASSERT_EQ(view_text(line), expected) << line;
+          const ParseError error = parse(line, reused);
+          std::string into_reused;
+          append_result(into_reused, error, reused.user_id, reused.bytes, reused.path);
+          ASSERT_EQ(into_reused, expected) << line;
+        }
+      }
+    }
+  }
 }
 
 TEST(RowParseAllocations, TheScannerAllocatesNothingOnceThePathFits) {
