@@ -39,6 +39,9 @@ CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {
   // do that here, not inside the hook.
   void* warm[2];
   backtrace(warm, 2);
+  // Every stack captured from here on passes through this one's callers:
+  // walked once now, joined by each captured stack instead of walked again.
+  if (!table_->use_backtrace) detail::anchor_stack(table_->rules, table_->anchor);
   detail::ThreadState& t = detail::thread_state();
   outer_ = t.capture;
   t.capture = table_.get();

@@ -55,6 +55,7 @@ struct StackTable {
   std::size_t capacity = 0;    // a power of two
   std::uint64_t dropped = 0;   // allocations whose stack found no free slot
   FrameRuleCache rules;        // for unwind_stack
+  StackAnchor anchor;          // where the capture began, for unwind_stack to join
   bool use_backtrace = false;  // the plain unwinder, glibc's backtrace()
 };
 

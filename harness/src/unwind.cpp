@@ -489,6 +489,109 @@ __attribute__((no_sanitize("address"))) std::uintptr_t stack_word(std::uintptr_t
   return *reinterpret_cast<const std::uintptr_t*>(address);
 }
 
+// Whether the words an anchor's walk read from one of its levels on are
+// still on the stack: independent loads, one branch.
+__attribute__((no_sanitize("address"))) bool anchor_holds(const StackAnchor& anchor, int first_word) noexcept {
+  std::uintptr_t differs = 0;
+  for (int i = first_word; i < anchor.word_count; ++i) {
+    differs |= stack_word(anchor.words[i].address) ^ anchor.words[i].value;
+  }
+  return differs == 0;
+}
+
+// After a complete walk: what each level's join needs, from the outermost in.
+void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bool* restores_fp) noexcept {
+  bool needs_fp = false;  // past the last level nothing reads it
+  for (int level = depth; level >= 0; --level) {
+    needs_fp = uses_fp[level] || (!restores_fp[level] && needs_fp);
+    anchor.levels[level].needs_fp = needs_fp;
+    anchor.levels[level].suffix_hash = hash_frames(anchor.frames + level, depth - level);
+  }
+  anchor.depth = depth;
+}
+
+// The walk both unwind_stack() and anchor_stack() make, inlined into each so
+// that it starts from its caller's own frame (pc, sp, fp, `rule`). With
+// `record`, it keeps the walk in it as an anchor instead of joining one.
+[[gnu::always_inline]] inline int walk_stack(std::uintptr_t sp, std::uintptr_t fp, FrameRule* rule, void** frames,
+                                             int max_frames, FrameRuleCache& cache, FrameRule& uncached,
+                                             std::uint64_t& hash, StackAnchor* record) noexcept {
+  int depth = 0;
+  std::uint64_t h = 0;  // a local: stores to frames[] could alias a reference
+  const StackAnchor* const anchor = record == nullptr ? cache.anchor : nullptr;
+  // The anchor's levels are in stack order: `next` is the first not below sp.
+  std::uintptr_t join_from = anchor != nullptr ? anchor->levels[0].sp : UINTPTR_MAX;
+  int next = 0;
+  bool uses_fp[kMaxUnwindFrames + 1];
+  bool restores_fp[kMaxUnwindFrames + 1];
+  for (;;) {
+    if (record != nullptr) {
+      StackAnchor::Level& level = record->levels[depth];
+      level.rule = rule != &uncached ? rule : nullptr;
+      level.sp = sp;
+      level.fp = fp;
+      level.first_word = record->word_count;
+      uses_fp[depth] = rule->kind == FrameRule::kStep && rule->cfa_from_frame_pointer;
+      restores_fp[depth] = rule->kind == FrameRule::kStep && rule->frame_pointer_offset != 0;
+    } else if (sp >= join_from) {
+      // A level reached or passed: join it if the walk is in its state,
+      // then wait for the next level's stack pointer.
+      while (next < anchor->depth && anchor->levels[next].sp < sp) ++next;
+      if (next < anchor->depth && anchor->levels[next].sp == sp) {
+        const StackAnchor::Level& level = anchor->levels[next];
+        const int outer = anchor->depth - next;
+        if (level.rule == rule && (!level.needs_fp || level.fp == fp) && depth + outer <= max_frames) {
+          if (anchor_holds(*anchor, level.first_word)) {
+            for (int i = 0; i < outer; ++i) frames[depth + i] = anchor->frames[next + i];
+            ++cache.joins;
+            hash = hash_joined(h, level.suffix_hash, outer);
+            return depth + outer;
+          }
+          ++cache.stale_levels;
+        }
+        ++next;
+      }
+      join_from = next < anchor->depth ? anchor->levels[next].sp : UINTPTR_MAX;
+    }
+    if (rule->kind == FrameRule::kOutermost) {
+      if (record != nullptr) finish_anchor(*record, depth, uses_fp, restores_fp);
+      hash = h;
+      return depth;
+    }
+    if (rule->kind != FrameRule::kStep) break;
+    const std::uintptr_t cfa = (rule->cfa_from_frame_pointer ? fp : sp) + static_cast<std::intptr_t>(rule->cfa_offset);
+    if (cfa <= sp) break;  // no progress up the stack: let libgcc decide
+    const std::uintptr_t return_address_at = cfa + static_cast<std::intptr_t>(rule->return_address_offset);
+    const std::uintptr_t return_address = stack_word(return_address_at);
+    if (record != nullptr) record->words[record->word_count++] = {return_address_at, return_address};
+    if (rule->frame_pointer_offset != 0) {
+      const std::uintptr_t fp_at = cfa + static_cast<std::intptr_t>(rule->frame_pointer_offset);
+      fp = stack_word(fp_at);
+      if (record != nullptr) record->words[record->word_count++] = {fp_at, fp};
+    }
+    sp = cfa;
+    if (return_address == 0 || depth == max_frames) {
+      // A stack cut at max_frames has more the anchor would not know.
+      if (record != nullptr && return_address == 0) finish_anchor(*record, depth, uses_fp, restores_fp);
+      hash = h;
+      return depth;
+    }
+    frames[depth++] = reinterpret_cast<void*>(return_address);
+    h = hash_step(h, reinterpret_cast<void*>(return_address));
+    FrameRule* caller = rule->caller;
+    if (caller == nullptr || caller->key != return_address) {
+      caller = &rule_at(return_address, cache, uncached);
+      // The first caller found stays the guess: a frame called from several
+      // places would otherwise store a new guess on every change of caller,
+      // and guess wrong as often. Only cached rules point at each other:
+      // `uncached` is overwritten.
+      if (rule != &uncached && rule->caller == nullptr) rule->caller = caller != &uncached ? caller : nullptr;
+    }
+    rule = caller;
+  }
+  return -1;  // a rule this unwinder does not follow
+}
+
 }  // namespace
 
 __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames, int max_frames,
@@ -504,37 +607,26 @@ __attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames
     rule = &rule_at(pc + 1, cache, uncached);
     if (rule != &uncached) cache.own = rule;
   }
-  int depth = 0;
-  std::uint64_t h = 0;  // a local: stores to frames[] could alias a reference
-  for (;;) {
-    if (rule->kind == FrameRule::kOutermost) {
-      hash = h;
-      return depth;
-    }
-    if (rule->kind != FrameRule::kStep) break;
-    const std::uintptr_t cfa = (rule->cfa_from_frame_pointer ? fp : sp) + static_cast<std::intptr_t>(rule->cfa_offset);
-    if (cfa <= sp) break;  // no progress up the stack: let libgcc decide
-    const std::uintptr_t return_address = stack_word(cfa + static_cast<std::intptr_t>(rule->return_address_offset));
-    if (rule->frame_pointer_offset != 0) fp = stack_word(cfa + static_cast<std::intptr_t>(rule->frame_pointer_offset));
-    sp = cfa;
-    if (return_address == 0 || depth == max_frames) {
-      hash = h;
-      return depth;
-    }
-    frames[depth++] = reinterpret_cast<void*>(return_address);
-    h = hash_step(h, reinterpret_cast<void*>(return_address));
-    FrameRule* caller = rule->caller;
-    if (caller == nullptr || caller->key != return_address) {
-      caller = &rule_at(return_address, cache, uncached);
-      // Only cached rules point at each other: `uncached` is overwritten.
-      if (rule != &uncached) rule->caller = caller != &uncached ? caller : nullptr;
-    }
-    rule = caller;
-  }
+  const int depth = walk_stack(sp, fp, rule, frames, max_frames, cache, uncached, hash, nullptr);
+  if (depth >= 0) return depth;
   ++cache.fallbacks;
-  depth = backtrace_from(__builtin_return_address(0), frames, max_frames);
-  hash = hash_frames(frames, depth);
-  return depth;
+  const int fallen_back = backtrace_from(__builtin_return_address(0), frames, max_frames);
+  hash = hash_frames(frames, fallen_back);
+  return fallen_back;
+}
+
+__attribute__((noinline, no_sanitize("address"))) void anchor_stack(FrameRuleCache& cache,
+                                                                    StackAnchor& anchor) noexcept {
+  cache.anchor = nullptr;
+  anchor.depth = 0;
+  anchor.word_count = 0;
+  std::uintptr_t pc, sp, fp;
+  asm volatile("leaq 0(%%rip), %0\n\tmovq %%rsp, %1\n\tmovq %%rbp, %2" : "=r"(pc), "=r"(sp), "=r"(fp));
+  FrameRule uncached;
+  std::uint64_t hash = 0;
+  FrameRule* const own = &rule_at(pc + 1, cache, uncached);
+  const int depth = walk_stack(sp, fp, own, anchor.frames, kMaxUnwindFrames, cache, uncached, hash, &anchor);
+  if (depth > 0 && anchor.depth == depth) cache.anchor = &anchor;
 }
 
 #else  // no _dl_find_object, or not x86-64: backtrace() it is
@@ -545,6 +637,11 @@ __attribute__((noinline)) int unwind_stack(void** frames, int max_frames, FrameR
   const int depth = backtrace_from(__builtin_return_address(0), frames, max_frames);
   hash = hash_frames(frames, depth);
   return depth;
+}
+
+void anchor_stack(FrameRuleCache& cache, StackAnchor& anchor) noexcept {
+  cache.anchor = nullptr;
+  anchor.depth = 0;
 }
 
 #endif

@@ -31,8 +31,8 @@ struct FrameRule {
   std::int32_t frame_pointer_offset = 0;  // 0: the frame pointer is unchanged
   bool cfa_from_frame_pointer = false;    // CFA = rbp + offset, else rsp + offset
   Kind kind = kEmpty;
-  // The caller's rule the last time a stack passed through this frame, tried
-  // first the next time: a function is mostly called from the same place,
+  // The caller's rule the first time a stack passed through this frame, tried
+  // first every time after: a function is mostly called from the same place,
   // and while the guess is right the next frame's address needs no lookup
   // keyed by this frame's loaded return address, so the loads of a stack
   // overlap instead of each waiting for the one before.
@@ -42,6 +42,35 @@ struct FrameRule {
 /// The most frames either unwinder returns.
 inline constexpr int kMaxUnwindFrames = 64;
 
+/// The outer part of the stack where a capture begins, which every stack
+/// captured below that point shares: anchor_stack() walks it once and keeps,
+/// at each level, the state its walk was in (the rule, stack and frame
+/// pointers) and every stack word it read from there on. unwind_stack() is
+/// deterministic in those: a walk that reaches a level in the same state,
+/// with the same words still on the stack, would find the same frames, so it
+/// copies them instead of walking on. It checks the words each time (loads
+/// that do not wait on one another, where a walk's each wait on the last),
+/// so an anchor whose frames have returned costs a check, never a frame.
+struct StackAnchor {
+  struct Level {
+    const FrameRule* rule = nullptr;  // null: an uncached rule, not compared
+    std::uintptr_t sp = 0;
+    std::uintptr_t fp = 0;
+    bool needs_fp = false;  // the walk from here reads fp before it restores it
+    int first_word = 0;     // words[first_word, word_count) were read from here on
+    std::uint64_t suffix_hash = 0;  // hash_frames() of frames[this level, depth)
+  };
+  struct Word {
+    std::uintptr_t address = 0;
+    std::uintptr_t value = 0;
+  };
+  int depth = 0;  // the frames it found; 0: nothing to join
+  int word_count = 0;
+  Level levels[kMaxUnwindFrames + 1];  // and the state that ended the walk
+  void* frames[kMaxUnwindFrames];
+  Word words[2 * kMaxUnwindFrames + 2];  // each level's return address and frame pointer
+};
+
 /// Rules by return address, open addressing, reserved by whoever owns the
 /// capture so that the hook never allocates. When it is full, rules are still
 /// worked out, just not kept.
@@ -50,6 +79,9 @@ struct FrameRuleCache {
   std::size_t capacity = 0;  // a power of two, or 0 for no cache
   std::uint64_t fallbacks = 0;  // stacks handed to backtrace()
   FrameRule* own = nullptr;      // unwind_stack's own frame's rule, once cached
+  const StackAnchor* anchor = nullptr;  // set by anchor_stack()
+  std::uint64_t joins = 0;              // stacks that took the anchor's frames
+  std::uint64_t stale_levels = 0;       // levels met in their state, words changed
 };
 
 /// A stack's hash, a frame at a time, for the capture's table: the frames
@@ -63,6 +95,14 @@ inline std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
   for (int i = 0; i < depth; ++i) hash = hash_step(hash, frames[i]);
   return hash;
 }
+/// hash_frames() of a stack from the hash of its first frames and that of the
+/// `outer` frames after them: each step rotates what came before by 7 and
+/// xors the new frame in, so the first frames' hash ends up rotated 7 times
+/// per outer frame.
+inline std::uint64_t hash_joined(std::uint64_t inner, std::uint64_t outer_hash, int outer) noexcept {
+  const unsigned by = (7u * static_cast<unsigned>(outer)) & 63u;
+  return (by == 0 ? inner : (inner << by) | (inner >> (64 - by))) ^ outer_hash;
+}
 
 /// The return addresses of the calling stack, innermost first, starting with
 /// the return address into unwind_stack's caller: the same array that
@@ -73,6 +113,12 @@ inline std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
 /// `hash` is hash_frames() of the result, worked out on the way, where it
 /// costs nothing: the CPU has the time while it waits on the stack's loads.
 int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache, std::uint64_t& hash) noexcept;
+
+/// Walks the calling stack once and keeps it in `anchor` for unwind_stack()
+/// to join (cache.anchor), if the walk reached the stack's end without a
+/// fallback; otherwise leaves cache.anchor null. `anchor` must outlive its
+/// use by the cache, and belongs to the calling thread's stack.
+void anchor_stack(FrameRuleCache& cache, StackAnchor& anchor) noexcept;
 
 /// The plain twin: glibc's backtrace() without its own frame.
 int backtrace_stack(void** frames, int max_frames) noexcept;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <string>
@@ -171,6 +172,78 @@ TEST(Unwind, RandomStacksGiveBacktracesFrames) {
     ASSERT_EQ(unwound.cached, unwound.plain) << "round " << round << ", " << shapes.size() << " shapes";
     ASSERT_EQ(unwound.fallbacks, 0u) << "round " << round;
   }
+}
+
+// An anchor at this test's frame: every walk below joins it at the frame
+// above this one and gives backtrace()'s frames, at any max_frames.
+TEST(Unwind, RandomStacksUnderAnAnchorJoinIt) {
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 random(seed);
+  Cache c;
+  const auto anchor = std::make_unique<StackAnchor>();
+  anchor_stack(c.cache, *anchor);
+  ASSERT_EQ(c.cache.anchor, anchor.get());
+  ASSERT_GT(anchor->depth, 3);  // this frame, gtest's, main's, libc's
+  int walks = 0, short_walks = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<Shape> shapes(std::uniform_int_distribution<std::size_t>(0, 30)(random));
+    for (Shape& shape : shapes) shape = static_cast<Shape>(std::uniform_int_distribution<int>(0, kShapes - 1)(random));
+    const int max_frames = round % 4 == 0 ? std::uniform_int_distribution<int>(1, 20)(random) : kMaxUnwindFrames;
+    const Unwound unwound = walk_through(shapes, c.cache, max_frames);
+    ASSERT_EQ(unwound.cached, unwound.plain) << "round " << round << ", " << shapes.size() << " shapes";
+    ASSERT_EQ(unwound.fallbacks, 0u) << "round " << round;
+    ++walks;
+    // A stack the anchor would take past max_frames is walked to the cut instead.
+    if (static_cast<int>(unwound.plain.size()) + 1 == max_frames) ++short_walks;
+  }
+  EXPECT_GE(c.cache.joins, static_cast<std::uint64_t>(walks - short_walks) / 2);
+  EXPECT_GT(c.cache.joins, 0u);
+  EXPECT_EQ(c.cache.stale_levels, 0u);
+}
+
+// Two callers alike but for a constant: frames of one size at one stack
+// pointer, so a walk under the second meets the anchor taken under the first
+// in the same state at stale_middle's frame, with a different return
+// address above it. The walk must check that word and walk on.
+struct StaleStack {
+  FrameRuleCache* cache = nullptr;
+  StackAnchor* anchor = nullptr;
+  Unwound result;
+};
+
+__attribute__((noinline)) void stale_leaf(StaleStack& s, int which) {
+  if (which == 1) {
+    anchor_stack(*s.cache, *s.anchor);
+  } else {
+    unwind_both(s.result, *s.cache, kMaxUnwindFrames);
+  }
+  asm volatile("");
+}
+__attribute__((noinline)) void stale_middle(StaleStack& s, int which) {
+  stale_leaf(s, which);
+  asm volatile("");
+}
+__attribute__((noinline)) void stale_first(StaleStack& s) {
+  stale_middle(s, 1);
+  asm volatile("");
+}
+__attribute__((noinline)) void stale_second(StaleStack& s) {
+  stale_middle(s, 2);
+  asm volatile("");
+}
+
+TEST(Unwind, AnAnchorWhoseFramesReturnedCostsACheckNotAFrame) {
+  Cache c;
+  const auto anchor = std::make_unique<StackAnchor>();
+  StaleStack s{&c.cache, anchor.get(), {}};
+  stale_first(s);
+  ASSERT_EQ(c.cache.anchor, anchor.get());
+  stale_second(s);
+  EXPECT_EQ(s.result.cached, s.result.plain);
+  EXPECT_EQ(s.result.fallbacks, 0u);
+  EXPECT_GE(c.cache.stale_levels, 1u);  // stale_middle's frame, met and refused
+  EXPECT_EQ(c.cache.joins, 1u);         // at this test's caller, which both share
 }
 
 TEST(Unwind, AFullCacheStillUnwinds) {
