@@ -1,8 +1,9 @@
 // Parsing "1234,5678,/v1/orders" into {user_id, bytes, path} (case study 4).
 // The naive parser splits into strings and calls std::stoll; the scanner finds
-// the commas in a std::string_view eight bytes at a time, reads the digits
-// itself, throws nothing, and copies the path only into storage the caller
-// owns (or, in the zero-copy form, not at all).
+// the commas in a std::string_view sixteen bytes at a time (eight for a row
+// under 16 bytes or over 64), reads the digits itself, throws nothing, and
+// copies the path only into storage the caller owns (or, in the zero-copy
+// form, not at all).
 //
 // The grammar both follow: exactly three comma-separated fields; the first two
 // are an optional '-' and one or more ASCII digits that fit int64_t; the path
