@@ -1,6 +1,8 @@
 #include "order_format.h"
 
 #include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <sstream>
 
@@ -14,12 +16,36 @@ std::string format_naive(const Order& order) {
   return out.str();
 }
 
+char* to_chars_fixed2(char* first, char* last, double amount) {
+  // Under 2^31, x * 100 as a double has an ulp of at most 2^-15, so it is
+  // within 2^-15 of the exact product: when it is further than twice that
+  // from a half, the integer nearest to it is the one nearest to the exact
+  // product, whatever a tie would do. (NaN fails the first test.)
+  constexpr double kLimit = 2147483648.0;
+  constexpr double kFromHalf = 0.5 - 0x1p-14;
+  if (std::fabs(amount) < kLimit && last - first >= 16) {
+    const double scaled = amount * 100.0;
+    // Adding a half is exact at these sizes; the conversion truncates.
+    const auto rounded = static_cast<std::int64_t>(scaled + (scaled < 0 ? -0.5 : 0.5));
+    const double off = scaled - static_cast<double>(rounded);  // exact
+    if (off < kFromHalf && off > -kFromHalf) {
+      if (std::signbit(amount)) *first++ = '-';  // -0.001 is "-0.00", as to_chars writes it
+      const auto cents = static_cast<std::uint64_t>(rounded < 0 ? -rounded : rounded);
+      first = std::to_chars(first, last, cents / 100).ptr;
+      *first++ = '.';
+      *first++ = static_cast<char>('0' + cents % 100 / 10);
+      *first++ = static_cast<char>('0' + cents % 10);
+      return first;
+    }
+  }
+  return std::to_chars(first, last, amount, std::chars_format::fixed, 2).ptr;
+}
+
 void append_order(std::string& out, const Order& order) {
   // The longest fixed-point double with two decimals: 309 integer digits,
   // a sign, a point and two decimals. On the stack, not in a temporary string.
   char amount[320];
-  const auto end = std::to_chars(amount, amount + sizeof amount, order.amount,
-                                 std::chars_format::fixed, 2).ptr;
+  const auto end = to_chars_fixed2(amount, amount + sizeof amount, order.amount);
   out.append("order_id:");
   out.append(order.id);
   out.append(";amount:");

@@ -1,5 +1,6 @@
 #include "order_format.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -59,6 +60,40 @@ TEST(OrderFormat, AllThreeAgreeOnRandomAmounts) {
     const std::string expected = format_naive(order);
     ASSERT_EQ(appended(order), expected) << amount;
     ASSERT_EQ(format_pooled(pool, order), expected) << amount;
+  }
+}
+
+// The cents path against its plain twin, std::to_chars, where the two could
+// part: amounts a hair from a half-cent on either side (the near-half
+// fallback), at every size up to past 2^31 (where the cents path stops),
+// negative ones and zeros, and any double by its bits.
+TEST(OrderFormat, FixedTwoWritesWhatToCharsWrites) {
+  allocgate::workloads::Seeded random(8);
+  const auto check = [](double amount) {
+    char fast[400], plain[400];
+    const std::string_view a(fast, static_cast<std::size_t>(to_chars_fixed2(fast, fast + sizeof fast, amount) - fast));
+    const char* const plain_end = std::to_chars(plain, plain + sizeof plain, amount, std::chars_format::fixed, 2).ptr;
+    ASSERT_EQ(a, std::string_view(plain, static_cast<std::size_t>(plain_end - plain))) << amount;
+  };
+  for (const double amount : {0.0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.375, 2147483647.995, 2147483648.0,
+                              -2147483647.99, 1e-300, std::numeric_limits<double>::infinity(),
+                              std::numeric_limits<double>::quiet_NaN()}) {
+    check(amount);
+  }
+  for (int i = 0; i < 200'000; ++i) {
+    const double magnitude = std::ldexp(1.0, static_cast<int>(random.below(34)) - 1);
+    const double half_cent = (std::floor(static_cast<double>(random.below(1'000'000)) * magnitude / 1e6 * 100) + 0.5) / 100;
+    double amount;
+    switch (random.below(4)) {
+      case 0: amount = half_cent; break;
+      case 1: amount = std::nextafter(half_cent, 0.0); break;
+      case 2: amount = std::nextafter(half_cent, 1e300); break;
+      default: {
+        const std::uint64_t bits = random.below(0x7fefffffffffffffULL);
+        std::memcpy(&amount, &bits, sizeof amount);
+      }
+    }
+    check(random.below(2) == 0 ? amount : -amount);
   }
 }
 
