@@ -500,12 +500,13 @@ __attribute__((no_sanitize("address"))) bool anchor_holds(const StackAnchor& anc
 }
 
 // After a complete walk: what each level's join needs, from the outermost in.
-void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bool* restores_fp) noexcept {
+void finish_anchor(StackAnchor& anchor, int depth) noexcept {
   bool needs_fp = false;  // past the last level nothing reads it
-  for (int level = depth; level >= 0; --level) {
-    needs_fp = uses_fp[level] || (!restores_fp[level] && needs_fp);
-    anchor.levels[level].needs_fp = needs_fp;
-    anchor.levels[level].suffix_hash = hash_frames(anchor.frames + level, depth - level);
+  for (int i = depth; i >= 0; --i) {
+    StackAnchor::Level& level = anchor.levels[i];
+    needs_fp = level.uses_fp || (!level.restores_fp && needs_fp);
+    level.needs_fp = needs_fp;
+    level.suffix_hash = hash_frames(anchor.frames + i, depth - i);
   }
   anchor.depth = depth;
 }
@@ -522,8 +523,6 @@ void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bo
   // The anchor's levels are in stack order: `next` is the first not below sp.
   std::uintptr_t join_from = anchor != nullptr ? anchor->levels[0].sp : UINTPTR_MAX;
   int next = 0;
-  bool uses_fp[kMaxUnwindFrames + 1];
-  bool restores_fp[kMaxUnwindFrames + 1];
   for (;;) {
     if (record != nullptr) {
       StackAnchor::Level& level = record->levels[depth];
@@ -531,8 +530,8 @@ void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bo
       level.sp = sp;
       level.fp = fp;
       level.first_word = record->word_count;
-      uses_fp[depth] = rule->kind == FrameRule::kStep && rule->cfa_from_frame_pointer;
-      restores_fp[depth] = rule->kind == FrameRule::kStep && rule->frame_pointer_offset != 0;
+      level.uses_fp = rule->kind == FrameRule::kStep && rule->cfa_from_frame_pointer;
+      level.restores_fp = rule->kind == FrameRule::kStep && rule->frame_pointer_offset != 0;
     } else if (sp >= join_from) {
       // A level reached or passed: join it if the walk is in its state,
       // then wait for the next level's stack pointer.
@@ -554,7 +553,7 @@ void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bo
       join_from = next < anchor->depth ? anchor->levels[next].sp : UINTPTR_MAX;
     }
     if (rule->kind == FrameRule::kOutermost) {
-      if (record != nullptr) finish_anchor(*record, depth, uses_fp, restores_fp);
+      if (record != nullptr) finish_anchor(*record, depth);
       hash = h;
       return depth;
     }
@@ -572,7 +571,7 @@ void finish_anchor(StackAnchor& anchor, int depth, const bool* uses_fp, const bo
     sp = cfa;
     if (return_address == 0 || depth == max_frames) {
       // A stack cut at max_frames has more the anchor would not know.
-      if (record != nullptr && return_address == 0) finish_anchor(*record, depth, uses_fp, restores_fp);
+      if (record != nullptr && return_address == 0) finish_anchor(*record, depth);
       hash = h;
       return depth;
     }

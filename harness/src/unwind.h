@@ -56,7 +56,9 @@ struct StackAnchor {
     const FrameRule* rule = nullptr;  // null: an uncached rule, not compared
     std::uintptr_t sp = 0;
     std::uintptr_t fp = 0;
-    bool needs_fp = false;  // the walk from here reads fp before it restores it
+    bool uses_fp = false;       // this level's CFA is fp + offset
+    bool restores_fp = false;   // this level loads fp from the stack
+    bool needs_fp = false;      // the walk from here reads fp before it restores it
     int first_word = 0;     // words[first_word, word_count) were read from here on
     std::uint64_t suffix_hash = 0;  // hash_frames() of frames[this level, depth)
   };
