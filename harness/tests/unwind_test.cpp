@@ -272,20 +272,7 @@ Walk* g_signal_walk = nullptr;
 
 void on_signal(int) { descend(*g_signal_walk); }
 
-#if defined(__SANITIZE_ADDRESS__)
-#define ALLOCGATE_ADDRESS_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ALLOCGATE_ADDRESS_SANITIZER 1
-#endif
-#endif
-
 TEST(Unwind, ASignalFrameFallsBackToBacktrace) {
-#ifdef ALLOCGATE_ADDRESS_SANITIZER
-  // Its backtrace() interceptor checks the array it fills against stack
-  // poison that a handler running on the interrupted stack can inherit.
-  GTEST_SKIP() << "AddressSanitizer reports stale stack poison under a signal handler's frames";
-#endif
   Cache c;
   Walk walk;
   walk.shapes = {kPlain};
