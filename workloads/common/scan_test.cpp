@@ -53,6 +53,33 @@ TEST(Scan, EqualMaskMarksWhatAByteLoopMarks) {
   EXPECT_EQ(equal_mask("1234,5678,/v1/orders", ','), (1u << 4) | (1u << 9));
 }
 
+TEST(Scan, DigitMaskMarksWhatAByteLoopMarks) {
+  Seeded random(14);
+  for (int round = 0; round < 20000; ++round) {
+    // Digits, the bytes either side of them ('/' and ':'), and bytes past 127.
+    const std::string text = random_text(random, 16, "0123456789/:a\x80\xff ");
+    ASSERT_EQ(digit_mask16(text.data()), digit_mask16_plain(text.data())) << '"' << text << '"';
+  }
+  EXPECT_EQ(digit_mask16("1234,5678,/v1/orders"), 0b0001'0001'1110'1111u);  // and the 1 of /v1
+}
+
+TEST(Scan, ShortDigitsValueReadsWhatADigitLoopReads) {
+  Seeded random(15);
+  for (int round = 0; round < 50000; ++round) {
+    // A field of 1 to 8 digits anywhere in a text of at least 8 bytes, so
+    // that both loads (to its end, from the text's start) are taken.
+    const std::string field = random_text(random, 1 + random.below(8), "0123456789");
+    const std::string before = random_text(random, random.below(10), "ab,9");
+    const std::string after = random_text(random, random.below(10), "ab,9");
+    std::string text = before + field + after;
+    if (text.size() < 8) text += std::string(8 - text.size(), 'x');
+    std::uint64_t plain = 0;
+    ASSERT_EQ(read_digits_plain(field, UINT64_MAX, plain), DigitsResult::ok);
+    ASSERT_EQ(short_digits_value(text.data(), before.size(), before.size() + field.size()), plain)
+        << '"' << field << "\" in \"" << text << '"';
+  }
+}
+
 TEST(Scan, ReadDigitsReadsWhatADigitLoopReads) {
   Seeded random(12);
   const std::uint64_t limits[] = {INT64_MAX, static_cast<std::uint64_t>(INT64_MAX) + 1, 99'999, UINT64_MAX};
