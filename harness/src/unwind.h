@@ -56,10 +56,10 @@ struct StackAnchor {
     const FrameRule* rule = nullptr;  // null: an uncached rule, not compared
     std::uintptr_t sp = 0;
     std::uintptr_t fp = 0;
-    bool uses_fp = false;       // this level's CFA is fp + offset
-    bool restores_fp = false;   // this level loads fp from the stack
-    bool needs_fp = false;      // the walk from here reads fp before it restores it
-    int first_word = 0;     // words[first_word, word_count) were read from here on
+    bool uses_fp = false;      // this level's CFA is fp + offset
+    bool restores_fp = false;  // this level loads fp from the stack
+    bool needs_fp = false;     // the walk from here reads fp before it restores it
+    int first_word = 0;        // words[first_word, word_count) were read from here on
     std::uint64_t suffix_hash = 0;  // hash_frames() of frames[this level, depth)
   };
   struct Word {
@@ -98,9 +98,9 @@ inline std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
   return hash;
 }
 /// hash_frames() of a stack from the hash of its first frames and that of the
-/// `outer` frames after them: each step rotates what came before by 7 and
-/// xors the new frame in, so the first frames' hash ends up rotated 7 times
-/// per outer frame.
+/// `outer` frames after them: each step rotates what came before by 7 bits
+/// and xors the new frame in, so the first frames' hash ends up rotated by
+/// 7 bits per outer frame.
 inline std::uint64_t hash_joined(std::uint64_t inner, std::uint64_t outer_hash, int outer) noexcept {
   const unsigned by = (7u * static_cast<unsigned>(outer)) & 63u;
   return (by == 0 ? inner : (inner << by) | (inner >> (64 - by))) ^ outer_hash;
