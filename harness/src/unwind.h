@@ -9,6 +9,7 @@
 // pointer (libstdc++'s, for one) unwind exactly as they do under backtrace().
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -102,8 +103,7 @@ inline std::uint64_t hash_frames(void* const* frames, int depth) noexcept {
 /// and xors the new frame in, so the first frames' hash ends up rotated by
 /// 7 bits per outer frame.
 inline std::uint64_t hash_joined(std::uint64_t inner, std::uint64_t outer_hash, int outer) noexcept {
-  const unsigned by = (7u * static_cast<unsigned>(outer)) & 63u;
-  return (by == 0 ? inner : (inner << by) | (inner >> (64 - by))) ^ outer_hash;
+  return std::rotl(inner, 7 * outer % 64) ^ outer_hash;
 }
 
 /// The return addresses of the calling stack, innermost first, starting with
