@@ -18,6 +18,23 @@ std::string signed_exact(double value) {
   return text;
 }
 
+std::string readable(double value) {
+  if (!std::isfinite(value) || std::floor(value) == value) return exact(value);
+  std::array<char, 48> text{};
+  const auto end = std::fabs(value) >= 100
+                       ? std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed, 1).ptr
+                       : std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::general, 3).ptr;
+  std::string shown(text.data(), end);
+  if (shown.find_first_of(".e") == std::string::npos) shown.insert(shown.begin(), '~');
+  return shown;
+}
+
+std::string signed_readable(double value) {
+  std::string text = readable(value);
+  if (value >= 0) text.insert(text.begin(), '+');
+  return text;
+}
+
 std::string ratio(double r) {
   std::array<char, 48> text{};
   const auto end = std::to_chars(text.data(), text.data() + text.size() - 1, r, std::chars_format::fixed, 2).ptr;

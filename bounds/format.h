@@ -11,6 +11,15 @@ std::string exact(double value);
 /// exact() with a sign: "+1000", "-3", "+0".
 std::string signed_exact(double value);
 
+/// A figure for a table, where exact() could run 20 characters long: whole
+/// numbers exactly ("15022"), others to three significant digits ("2.72",
+/// "0.000778") or one decimal from 100 on ("1234.6"), marked "~" where the
+/// rounding would read as a whole number ("~3"). Reports keep exact().
+std::string readable(double value);
+
+/// readable() with a sign: "+1000", "-0.5", "+0".
+std::string signed_readable(double value);
+
 /// A ratio with two decimals and an x: "0.50x", "12.31x".
 std::string ratio(double r);
 

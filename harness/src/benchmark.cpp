@@ -12,12 +12,14 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/toolchain.h"
+#include "benchmark_loop.h"
 #include "benchmark_sites.h"
 #include "format.h"
 
 namespace allocgate::benchmark {
 
 CountAllocations::CountAllocations(::benchmark::State& state) : state_(state) {
+  detail::set_explicitly_counted(&state);  // the loop's own count stands aside
   if (detail::sites_options().enabled) {
     PauseCounting pause;  // the capture's own object is not the benchmark's
     sites_ = std::make_unique<CaptureSites>(4096);
@@ -26,18 +28,14 @@ CountAllocations::CountAllocations(::benchmark::State& state) : state_(state) {
 
 CountAllocations::~CountAllocations() {
   const AllocationStats stats = scope_.stats();
-  PauseCounting pause;  // the counters map allocates its nodes
+  detail::set_explicitly_counted(nullptr);
+  PauseCounting pause;
   if (sites_) {
     sites_->stop();
     detail::add_capture(*sites_, static_cast<std::int64_t>(state_.iterations()));
     sites_.reset();
   }
-  using ::benchmark::Counter;
-  state_.counters[kAllocsPerOp] = Counter(static_cast<double>(stats.allocations), Counter::kAvgIterations);
-  state_.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
-  // A peak that counts blocks freed without their size would be too high:
-  // better absent (see stats.h).
-  if (stats.sizes_known()) state_.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+  detail::set_counters(state_, stats);
 }
 
 namespace {
@@ -106,8 +104,8 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
 };
 
 // Forwards to the reporter it wraps and remembers benchmarks that reported no
-// allocation counters, so that a forgotten CountAllocations is said out loud
-// rather than read as "allocates nothing".
+// allocation counters, so that a loop left uncounted is said out loud rather
+// than read as "allocates nothing".
 class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
  public:
   explicit MissingCountersCheck(::benchmark::BenchmarkReporter& inner) : inner_(inner) {}
@@ -128,16 +126,29 @@ class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
 
   void Finalize() override {
     inner_.Finalize();
+    if (missing_.empty()) return;
+    if (detail::loops_seen() == 0) {
+      // Nothing reached the wrapped entry points: the link lacked the options
+      // allocgate::benchmark's target carries.
+      std::cerr << "allocgate: no benchmark loop was counted: this program was linked without allocgate::benchmark's "
+                   "link options (-Wl,--wrap=... for Google Benchmark's loop functions); link it through the CMake "
+                   "target allocgate::benchmark or allocgate::benchmark_main\n";
+      unwrapped_ = true;
+      return;
+    }
     for (const std::string& name : missing_) {
-      std::cerr << "allocgate: " << name
-                << " reports no allocation counters: add `allocgate::benchmark::CountAllocations "
-                   "count(state);` before its loop\n";
+      std::cerr << "allocgate: " << name << " reports no allocation counters: its loop did not end through "
+                   "Google Benchmark's State (a loop left with break, or a benchmark that never ran its loop)\n";
     }
   }
+
+  /// No loop was counted because the link was not wrapped: the figures are missing, not zero.
+  bool unwrapped() const { return unwrapped_; }
 
  private:
   ::benchmark::BenchmarkReporter& inner_;
   std::set<std::string> missing_;
+  bool unwrapped_ = false;
 };
 
 }  // namespace
@@ -148,6 +159,7 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
 }
 
 int run_benchmarks_main(int argc, char** argv) {
+  detail::set_allocgate_main();  // the wrapped Initialize leaves flags and context to this main
   if (!detail::take_sites_flags(argc, argv, std::cerr)) return 1;
   ::benchmark::Initialize(&argc, argv);
   if (::benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
@@ -167,6 +179,7 @@ int run_benchmarks_main(int argc, char** argv) {
   MissingCountersCheck checked(*display);
   ::benchmark::RunSpecifiedBenchmarks(&checked);
   ::benchmark::Shutdown();
+  if (checked.unwrapped()) return 2;
   if (detail::sites_options().enabled) {
     try {
       detail::write_sites(std::cout);

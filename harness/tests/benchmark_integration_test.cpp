@@ -1,6 +1,6 @@
-// CountAllocations gives exact per-iteration figures in the console and JSON
-// output of a real Google Benchmark run, excluding the benchmark's setup and
-// the runner's own allocations.
+// Exact per-iteration figures in the console and JSON output of a real Google
+// Benchmark run, excluding the benchmark's setup and the runner's own
+// allocations: from the loop alone, and from a CountAllocations scope.
 
 #include <benchmark/benchmark.h>
 
@@ -49,10 +49,30 @@ void BM_ManyAllocations(benchmark::State& state) {
 }
 BENCHMARK(BM_ManyAllocations)->Iterations(3);
 
-void BM_Uncounted(benchmark::State& state) {
-  for (auto _ : state) escape(&state);
+// No line of allocgate's: the loop is counted, and nothing before or after it.
+void BM_LoopAlone(benchmark::State& state) {
+  std::vector<std::string> setup(10, std::string(50, 's'));
+  escape(setup.data());
+  for (auto _ : state) {
+    std::string a(20, 'a');
+    escape(a.data());
+  }
+  state.SetLabel(std::string(30, 'l'));
+  state.counters["after"] = 1;
 }
-BENCHMARK(BM_Uncounted)->Iterations(10);
+BENCHMARK(BM_LoopAlone)->Iterations(10);
+
+// A loop left with break after SkipWithError never reaches FinishKeepRunning:
+// the next loop on the thread still counts from its own start.
+void BM_LeftWithBreak(benchmark::State& state) {
+  for (auto _ : state) {
+    std::string a(20, 'a');
+    escape(a.data());
+    state.SkipWithError("stop");
+    break;
+  }
+}
+BENCHMARK(BM_LeftWithBreak)->Iterations(10);
 
 // Collects the runs while also printing them through a real reporter.
 template <class Reporter>
@@ -135,9 +155,16 @@ TEST(BenchmarkIntegration, CountersAppearInTheJson) {
   EXPECT_NE(text.find("\"bytes/op\": 9.3000000000000000e+01"), std::string::npos) << text;
 }
 
-TEST(BenchmarkIntegration, RunsWithoutCountersAreLeftWithoutThem) {
-  // Not measured is absent, never a 0 that reads like "allocates nothing".
-  EXPECT_EQ(find(run_quietly("BM_Uncounted"), "BM_Uncounted").counters.count("allocs/op"), 0u);
+TEST(BenchmarkIntegration, EveryLoopIsCountedWithNoLineInTheBenchmark) {
+  const auto runs = run_quietly("BM_(LeftWithBreak|LoopAlone)");
+  const auto& broken = find(runs, "BM_LeftWithBreak");
+  EXPECT_TRUE(broken.error_occurred);
+  EXPECT_EQ(broken.counters.count("allocs/op"), 0u);  // an errored run has no figures
+  const auto& alone = find(runs, "BM_LoopAlone");
+  EXPECT_EQ(alone.counters.at("allocs/op").value, 1.0);
+  EXPECT_EQ(alone.counters.at("bytes/op").value, 21.0);
+  EXPECT_EQ(alone.counters.at("peak_bytes").value, 21.0);
+  EXPECT_EQ(alone.counters.at("after").value, 1.0);
 }
 
 }  // namespace

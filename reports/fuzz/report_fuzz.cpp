@@ -47,8 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     print_html(sink, report);
     print_comparison(sink, compare_reports(report, report), false);
     BoundsFile bounds;
-    std::vector<std::string> changes;
-    bounds = update_bounds(bounds, report, "fuzz", false, changes);
+    std::vector<std::string> changes, refused;
+    bounds = update_bounds(bounds, report, "fuzz", false, changes, refused);
     const GateResult gate = evaluate(report, bounds, "fuzz", "bounds.json");
     print_text(sink, gate);
     print_markdown(sink, gate);

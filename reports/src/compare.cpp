@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "text_table.h"
 
 namespace allocgate::reports {
 
@@ -67,10 +68,10 @@ Cells cells_of(const CompareRow& r) {
     c.note = r.base ? "only in base" : "only in head";
     return c;
   }
-  c.allocs = exact(r.base->allocs_per_op) + " -> " + exact(r.head->allocs_per_op);
-  if (r.allocs_changed()) c.allocs += " (" + signed_exact(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
+  c.allocs = readable(r.base->allocs_per_op) + " -> " + readable(r.head->allocs_per_op);
+  if (r.allocs_changed()) c.allocs += " (" + signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
   if (r.base->bytes_per_op && r.head->bytes_per_op) {
-    c.bytes = signed_exact(*r.head->bytes_per_op - *r.base->bytes_per_op);
+    c.bytes = signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
   }
   if (r.time_ratio) {
     c.time = ratio(*r.time_ratio);
@@ -111,18 +112,17 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     }
     return;
   }
-  std::vector<std::string> names;  // as a terminal shows them
-  names.reserve(rows.size());
-  std::size_t width = 4;
-  for (const CompareRow& r : rows) width = std::max(width, names.emplace_back(terminal_text(r.name)).size());
-  out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(26) << "allocs/op"
-      << std::setw(14) << "bytes/op" << std::setw(28) << "time head/base [spread]" << "  \n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const CompareRow& r = rows[i];
-    const Cells c = cells_of(r);
-    out << std::left << std::setw(static_cast<int>(width)) << names[i] << std::right << std::setw(26) << c.allocs
-        << std::setw(14) << c.bytes << std::setw(28) << c.time << "  " << c.note << "\n";
+  using Align = TextTable::Align;
+  TextTable table({{"case", Align::left},
+                   {"allocs/op", Align::right},
+                   {"bytes/op", Align::right},
+                   {"time head/base [spread]", Align::right},
+                   {"", Align::left}});
+  for (const CompareRow& r : rows) {
+    Cells c = cells_of(r);
+    table.add_row({terminal_text(r.name), std::move(c.allocs), std::move(c.bytes), std::move(c.time), std::move(c.note)});
   }
+  table.print(out);
   // Under each case whose allocations changed: which sites account for it.
   for (const CompareRow& r : rows) {
     if (!r.allocs_changed()) continue;
@@ -130,7 +130,7 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     if (changes.empty()) continue;
     out << "\n" << terminal_text(r.name) << ": allocs/op by site, head - base\n";
     for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
-      out << "  " << signed_exact(changes[i].second) << "  " << terminal_text(changes[i].first) << "\n";
+      out << "  " << signed_readable(changes[i].second) << "  " << terminal_text(changes[i].first) << "\n";
     }
   }
 }

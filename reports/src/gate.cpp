@@ -1,13 +1,14 @@
 #include "gate.h"
 
 #include <algorithm>
-#include <iomanip>
+#include <cmath>
 #include <ostream>
 #include <set>
 
 #include "escape.h"
 #include "format.h"
 #include "input_error.h"
+#include "text_table.h"
 
 namespace allocgate::reports {
 namespace {
@@ -15,6 +16,7 @@ namespace {
 const char* label(Status status) {
   switch (status) {
     case Status::regression: return "REGRESSION";
+    case Status::varies: return "VARIES";
     case Status::errored: return "ERROR";
     case Status::unmeasured: return "unmeasured";
     case Status::unbounded: return "no bound";
@@ -26,10 +28,26 @@ const char* label(Status status) {
   return "";
 }
 
+// Why a count changes between runs of the same code.
+constexpr const char* kVariesCause =
+    "something in the loop does not allocate the same every run (a cache, a pool, a clock or a random number)";
+
+// "varies: 1-2 allocs/op between repetitions".
+std::string varies(const CaseResult& c) {
+  return "varies: " + exact(*c.allocs_per_op_min) + "-" + exact(c.allocs_per_op) + " allocs/op between repetitions";
+}
+
 GateRow judge(const Bound& bound, CaseResult&& case_result) {
   GateRow row{case_result.name, Status::ok, bound, std::move(case_result), {}};
   const CaseResult& measured = *row.measured;
   const double allocs_limit = bound.allocs_per_op + bound.tolerance;
+  // A count that changes between runs of the same code would pass or fail by
+  // chance; a tolerance on the bound says that is expected.
+  if (measured.allocs_per_op_min && bound.tolerance == 0) {
+    row.status = Status::varies;
+    row.detail = varies(measured) + ": " + kVariesCause + "; make it deterministic or give the bound a tolerance";
+    return row;
+  }
   if (measured.allocs_per_op > allocs_limit) {
     row.status = Status::regression;
     row.detail = "allocs/op " + exact(measured.allocs_per_op) + " > bound " + exact(bound.allocs_per_op) +
@@ -58,21 +76,23 @@ GateRow judge(const Bound& bound, CaseResult&& case_result) {
   return row;
 }
 
-std::string cell(const std::optional<double>& value) { return value ? exact(*value) : "-"; }
+std::string cell(const std::optional<double>& value) { return value ? readable(*value) : "-"; }
 
-// A row's bound, measured allocs/op, delta and bytes/op as printed; "-" where absent.
+// A row's bound, measured allocs/op, delta and bytes/op as a table shows
+// them (the REGRESSION lines above it are exact); "-" where absent.
 struct RowCells {
   std::string bound, measured, delta, bytes;
 };
 
 RowCells cells_of(const GateRow& row) {
   RowCells c{"-", "-", "-", "-"};
-  if (row.bound) c.bound = exact(row.bound->allocs_per_op);
+  if (row.bound) c.bound = readable(row.bound->allocs_per_op);
   if (row.measured) {
-    c.measured = exact(row.measured->allocs_per_op);
+    c.measured = readable(row.measured->allocs_per_op);
+    if (row.measured->allocs_per_op_min) c.measured = readable(*row.measured->allocs_per_op_min) + "-" + c.measured;
     c.bytes = cell(row.measured->bytes_per_op);
   }
-  if (row.bound && row.measured) c.delta = signed_exact(row.measured->allocs_per_op - row.bound->allocs_per_op);
+  if (row.bound && row.measured) c.delta = signed_readable(row.measured->allocs_per_op - row.bound->allocs_per_op);
   return c;
 }
 
@@ -84,7 +104,7 @@ std::size_t GateResult::count(Status status) const {
 }
 
 bool GateResult::failed(bool strict) const {
-  if (count(Status::regression) + count(Status::errored) > 0) return true;
+  if (count(Status::regression) + count(Status::varies) + count(Status::errored) > 0) return true;
   return strict &&
          (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing) + count(Status::skipped)) > 0;
 }
@@ -174,6 +194,7 @@ namespace {
 // The toolchain comes from the report: the caller escapes it for its medium.
 void print_summary(std::ostream& out, const GateResult& r, const std::string& toolchain_shown) {
   out << r.count(Status::regression) << " regression(s), ";
+  if (r.count(Status::varies) > 0) out << r.count(Status::varies) << " varying, ";
   if (r.count(Status::errored) > 0) out << r.count(Status::errored) << " errored, ";
   out << r.count(Status::improved) << " improved, "
       << r.count(Status::ok) << " ok; " << r.count(Status::unbounded) << " case(s) without a bound, "
@@ -191,11 +212,13 @@ namespace {
 constexpr std::size_t kSitesShown = 3;
 
 // Rows that fail the gate whatever --strict says, printed ahead of the table.
-bool fails(const GateRow& row) { return row.status == Status::regression || row.status == Status::errored; }
+bool fails(const GateRow& row) {
+  return row.status == Status::regression || row.status == Status::varies || row.status == Status::errored;
+}
 
 // Unescaped: each printer escapes it for its medium.
 std::string site_line(const SiteSummary& site) {
-  return exact(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
+  return readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
 }
 
 }  // namespace
@@ -208,20 +231,19 @@ void print_text(std::ostream& out, const GateResult& result) {
       out << "    " << terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
-  std::vector<std::string> names;  // as a terminal shows them
-  names.reserve(result.rows.size());
-  std::size_t width = 4;
-  for (const GateRow& row : result.rows) width = std::max(width, names.emplace_back(terminal_text(row.name)).size());
-  out << std::left << std::setw(static_cast<int>(width)) << "case" << std::right << std::setw(12) << "bound"
-      << std::setw(12) << "allocs/op" << std::setw(10) << "delta" << std::setw(12) << "bytes/op"
-      << "  status\n";
-  for (std::size_t i = 0; i < result.rows.size(); ++i) {
-    const GateRow& row = result.rows[i];
-    const RowCells c = cells_of(row);
-    out << std::left << std::setw(static_cast<int>(width)) << names[i] << std::right << std::setw(12) << c.bound
-        << std::setw(12) << c.measured << std::setw(10) << c.delta << std::setw(12) << c.bytes << "  "
-        << label(row.status) << "\n";
+  using Align = TextTable::Align;
+  TextTable table({{"case", Align::left},
+                   {"bound", Align::right},
+                   {"allocs/op", Align::right},
+                   {"delta", Align::right},
+                   {"bytes/op", Align::right},
+                   {"status", Align::left}});
+  for (const GateRow& row : result.rows) {
+    RowCells c = cells_of(row);
+    table.add_row({terminal_text(row.name), std::move(c.bound), std::move(c.measured), std::move(c.delta),
+                   std::move(c.bytes), label(row.status)});
   }
+  table.print(out);
   print_summary(out, result, terminal_text(result.toolchain));
 }
 
@@ -258,16 +280,48 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     }
     std::string message = row.name + ": " + row.detail;
     if (has_site) message += "; top site: " + site_line(row.measured->sites[0]);
-    out << "title=" << (row.status == Status::errored ? "benchmark error" : "allocation regression") << "::"
+    out << "title="
+        << (row.status == Status::errored  ? "benchmark error"
+            : row.status == Status::varies ? "allocation count varies"
+                                           : "allocation regression")
+        << "::"
         << workflow_data(message) << "\n";
   }
 }
 
+namespace {
+
+bool whole(double figure) { return std::floor(figure) == figure; }
+
+// Why a case's figures would make a flaky bound, or empty when they would not.
+std::string flaky_figures(const CaseResult& c) {
+  if (c.allocs_per_op_min) {
+    return "allocs/op " + varies(c) + ": " + kVariesCause;
+  }
+  const bool allocs_whole = whole(c.allocs_per_op);
+  if (allocs_whole && (!c.bytes_per_op || whole(*c.bytes_per_op))) return {};
+  const std::string figure = allocs_whole ? "bytes/op " + exact(*c.bytes_per_op) : "allocs/op " + exact(c.allocs_per_op);
+  return figure + (c.iterations ? " over " + std::to_string(*c.iterations) + " iterations" : std::string()) +
+         " is not a whole number, so it changes with the iteration count: something allocates once per run, "
+         "not once per iteration (a first-iteration cache, a static built on first use, a counter or label set "
+         "inside the loop)";
+}
+
+}  // namespace
+
 BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
-                         bool allow_loosen, std::vector<std::string>& changes) {
+                         bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused) {
   ToolchainBounds& section = bounds.toolchains[toolchain];
   for (const CaseResult& c : report.cases) {
     const auto it = section.find(c.name);
+    const bool tolerated = it != section.end() && it->second.tolerance > 0;
+    if (!tolerated) {
+      if (const std::string why = flaky_figures(c); !why.empty()) {
+        refused.push_back("not recording " + c.name + ": " + why +
+                          "; make every iteration allocate the same, or give its bound a \"tolerance\"");
+        continue;
+      }
+    }
     if (it == section.end()) {
       Bound b;
       b.allocs_per_op = c.allocs_per_op;

@@ -17,6 +17,7 @@ namespace allocgate::reports {
 
 enum class Status {
   regression,  ///< above its bound
+  varies,      ///< the repetitions' counts differ, and the bound has no tolerance
   errored,     ///< the benchmark reported an error: no figures, and a failure
   unmeasured,  ///< bytes are bounded but the report has no bytes figure
   unbounded,   ///< a case with no bound
@@ -40,7 +41,7 @@ struct GateResult {
   std::string toolchain;
   std::vector<GateRow> rows;  // regressions first, then by status, then by name
   std::size_t count(Status status) const;
-  /// A regression or an errored benchmark fails; with strict, so does any
+  /// A regression, a count that varies or an errored benchmark fails; with strict, so does any
   /// case or bound left unmatched, unmeasured or skipped.
   bool failed(bool strict) const;
 };
@@ -61,7 +62,12 @@ void print_github_annotations(std::ostream& out, const GateResult& result);
 /// `--update`: the bounds with the toolchain's section rewritten from the
 /// report: a case's bound only tightens unless allow_loosen; new cases are
 /// added; notes and tolerances are kept. `changes` receives one line per change.
+/// A figure that would make a flaky bound is not recorded: a count that
+/// varies between repetitions, or allocs/op or bytes/op that are not whole
+/// numbers (they change with the iteration count), unless the case's bound
+/// has a tolerance. `refused` receives one line per such case, naming it and
+/// the likely cause; the caller writes nothing when it is not empty.
 BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
-                         bool allow_loosen, std::vector<std::string>& changes);
+                         bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused);
 
 }  // namespace allocgate::reports

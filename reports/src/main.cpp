@@ -45,7 +45,9 @@ std::string report_toolchain(const Report& report, const std::string& override_k
   }
   const std::string key = report.toolchain();
   if (key.empty()) {
-    throw InputError(source + " does not name its toolchain (allocgate_toolchain in its context); pass --toolchain");
+    throw InputError(source + " does not name its toolchain (allocgate_toolchain in its context): the program that "
+                     "wrote it was not linked with allocgate::benchmark or allocgate::benchmark_main; link one, "
+                     "or pass --toolchain");
   }
   return key;
 }
@@ -64,10 +66,18 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
   Report report = read_report_saying_source(report_file);
   const std::string toolchain = report_toolchain(report, toolchain_override, report_file);
   if (update) {
-    std::vector<std::string> changes;
-    update_bounds_file(bounds_file, [&](BoundsFile& bounds) {
-      bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes);
-    });
+    std::vector<std::string> changes, refused;
+    struct Refused {};
+    try {
+      update_bounds_file(bounds_file, [&](BoundsFile& bounds) {
+        bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes, refused);
+        if (!refused.empty()) throw Refused{};  // before anything is written
+      });
+    } catch (const Refused&) {
+      for (const std::string& line : refused) std::cerr << "allocgate: " << terminal_text(line) << "\n";
+      std::cerr << "allocgate: " << terminal_text(bounds_file) << " left unchanged\n";
+      return kBadInput;
+    }
     for (const std::string& change : changes) std::cout << change << "\n";
     std::cout << bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
     return 0;

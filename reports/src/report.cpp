@@ -205,6 +205,10 @@ CaseResult read_case(const Reader& r, object entry) {
   const auto allocs = r.figure(k::kAllocsPerOpField);
   if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
   c.allocs_per_op = *allocs;
+  c.allocs_per_op_min = r.figure(k::kAllocsPerOpMin);
+  if (c.allocs_per_op_min && !(*c.allocs_per_op_min < c.allocs_per_op)) {
+    r.fail(c.name + ": allocs_per_op_min is not below allocs_per_op");
+  }
   c.bytes_per_op = r.figure(k::kBytesPerOpField);
   c.peak_bytes = r.figure(k::kPeakBytes);
   c.ns_median = r.figure(k::kRealTime);
@@ -244,9 +248,12 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
   CaseResult c;
   c.name = name;
   std::vector<double> real_ns, cpu_ns;
+  double fewest = std::numeric_limits<double>::infinity();
   for (const auto& [entry, i] : b.iterations) {
     const Reader r(source, entry, i);
-    c.allocs_per_op = std::max(c.allocs_per_op, *r.figure(k::kAllocsPerOp));
+    const double allocs = *r.figure(k::kAllocsPerOp);
+    c.allocs_per_op = std::max(c.allocs_per_op, allocs);
+    fewest = std::min(fewest, allocs);
     if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
     if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
     if (const auto n = r.count(k::kIterations)) {
@@ -262,6 +269,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
     real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
     cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
   }
+  if (fewest < c.allocs_per_op) c.allocs_per_op_min = fewest;  // repetitions that disagree
   set_times(c, std::move(real_ns), std::move(cpu_ns));
   return c;
 }
@@ -423,7 +431,8 @@ Report read_report_document(element root, const std::string& source) {
   }
   if (report.cases.empty() && report.not_run.empty()) {
     throw InputError(source + (ours ? ": the report has no cases"
-                                    : ": no benchmark reports allocs/op (is allocgate::benchmark linked?)"));
+                                    : ": no benchmark reports allocs/op: the program that wrote it was not "
+                                      "linked with allocgate::benchmark or allocgate::benchmark_main"));
   }
   return report;
 }
@@ -456,6 +465,7 @@ nlohmann::json to_json(const Report& report) {
     // a figure not measured is left out, never written as 0.
     if (c.ns_median) entry[k::kRealTime] = *c.ns_median;
     if (c.cpu_ns_median) entry[k::kCpuTime] = *c.cpu_ns_median;
+    if (c.allocs_per_op_min) entry[k::kAllocsPerOpMin] = json_number(*c.allocs_per_op_min);
     if (c.ns_min) entry[k::kNsPerOpMin] = *c.ns_min;
     if (c.ns_max) entry[k::kNsPerOpMax] = *c.ns_max;
     if (c.iterations) entry[k::kIterations] = *c.iterations;

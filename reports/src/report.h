@@ -45,6 +45,9 @@ struct CaseResult {
   std::uint64_t size = 0;
 
   double allocs_per_op = 0;  ///< exact; an integer for deterministic code
+  /// The smallest allocs/op of the repetitions, when they differ (the count
+  /// is not deterministic); allocs_per_op is then the largest.
+  std::optional<double> allocs_per_op_min;
   std::optional<double> bytes_per_op;
   std::optional<double> peak_bytes;
   // Time per operation in nanoseconds over the repetitions (see set_times);

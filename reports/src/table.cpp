@@ -60,7 +60,7 @@ std::vector<WorkloadView> arrange(const Report& report) {
   return views;
 }
 
-std::string optional_cell(const std::optional<double>& v) { return v ? exact(*v) : "-"; }
+std::string optional_cell(const std::optional<double>& v) { return v ? readable(*v) : "-"; }
 std::string time_cell(const CaseResult& c) { return c.ns_median ? nanoseconds(*c.ns_median) : "-"; }
 
 std::string speedup(const CaseResult& c, const CaseResult* reference) {
@@ -79,7 +79,7 @@ void print_plain_markdown(std::ostream& out, const Report& report) {
   for (const CaseResult& c : report.cases) {
     if (!c.workload.empty()) continue;
     out << "| " << markdown_code(c.name) << " | " << time_cell(c) << " | " << optional_cell(c.bytes_per_op) << " | "
-        << exact(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
+        << readable(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
   }
 }
 
@@ -97,7 +97,7 @@ void print_markdown_tables(std::ostream& out, const Report& report) {
       const CaseResult* c = v.at(variant, v.table_size);
       if (!c) continue;
       out << "| " << markdown_text(variant) << " | " << time_cell(*c) << " | " << optional_cell(c->bytes_per_op) << " | "
-          << exact(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
+          << readable(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
           << equality(*c, c == reference) << " |\n";
     }
     out << "\nallocs/op by input size:\n\n| variant |";
@@ -109,7 +109,7 @@ void print_markdown_tables(std::ostream& out, const Report& report) {
       out << "| " << markdown_text(variant) << " |";
       for (const auto size : v.sizes) {
         const CaseResult* c = v.at(variant, size);
-        out << " " << (c ? exact(c->allocs_per_op) : "-") << " |";
+        out << " " << (c ? readable(c->allocs_per_op) : "-") << " |";
       }
       out << "\n";
     }
@@ -288,7 +288,7 @@ void print_html(std::ostream& out, const Report& report) {
       if (!c) continue;
       const std::string eq = equality(*c, c == reference);
       out << "<tr><td>" << html_text(variant) << "</td><td class=\"n\">" << time_cell(*c) << "</td><td class=\"n\">"
-          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << exact(c->allocs_per_op)
+          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << readable(c->allocs_per_op)
           << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
           << (eq == "DIFFERS" ? " class=\"differs\"" : "") << ">" << eq << "</td></tr>\n";
       allocs.emplace_back(variant, c->allocs_per_op);

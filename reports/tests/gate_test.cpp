@@ -113,8 +113,9 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
   const Report report = report_of(json::array({{{"name", "a/better/1"}, {"allocs_per_op", 4}},
                                                {{"name", "a/worse/1"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}},
                                                {{"name", "a/new/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 8}}}));
-  std::vector<std::string> changes;
-  const BoundsFile tightened = update_bounds(bounds, report, "tc", false, changes);
+  std::vector<std::string> changes, refused;
+  const BoundsFile tightened = update_bounds(bounds, report, "tc", false, changes, refused);
+  EXPECT_TRUE(refused.empty());
   const auto& tc = tightened.toolchains.at("tc");
   EXPECT_EQ(tc.at("a/better/1").allocs_per_op, 4);
   EXPECT_EQ(tc.at("a/better/1").note, "why");
@@ -126,7 +127,7 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
   EXPECT_EQ(changes, (std::vector<std::string>{"tightened a/better/1: allocs/op 10 -> 4", "added a/new/1: allocs/op 1"}));
 
   changes.clear();
-  const BoundsFile loosened = update_bounds(bounds, report, "tc", true, changes);
+  const BoundsFile loosened = update_bounds(bounds, report, "tc", true, changes, refused);
   EXPECT_EQ(loosened.toolchains.at("tc").at("a/worse/1").allocs_per_op, 3);
   EXPECT_EQ(loosened.toolchains.at("tc").at("a/worse/1").bytes_per_op, 96);
   // And the written form reads back the same.
@@ -136,12 +137,75 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
 }
 
 TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {
-  std::vector<std::string> changes;
+  std::vector<std::string> changes, refused;
   const BoundsFile b = update_bounds(bounds_of(json::object()),
                                      report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 2}}})), "clang-14",
-                                     false, changes);
+                                     false, changes, refused);
   EXPECT_EQ(b.toolchains.at("clang-14").at("a/x/1").allocs_per_op, 2);
   EXPECT_TRUE(b.toolchains.at("tc").empty());
+}
+
+// A fraction changes with the iteration count, a count that varies changes
+// from run to run: either would be a bound that fails at random.
+TEST(GateUpdate, RefusesFiguresThatWouldMakeAFlakyBoundUnlessTolerated) {
+  const Report report = report_of(json::array(
+      {{{"name", "a/once_per_run/1"}, {"allocs_per_op", 0.0007776049766718507}, {"iterations", 2572}},
+       {{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
+       {{"name", "a/odd_bytes/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 64.5}},
+       {{"name", "a/tolerated/1"}, {"allocs_per_op", 0.5}},
+       {{"name", "a/whole/1"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}}}));
+  const BoundsFile bounds = bounds_of({{"a/tolerated/1", {{"allocs_per_op", 1}, {"tolerance", 1}}}});
+  std::vector<std::string> changes, refused;
+  const BoundsFile updated = update_bounds(bounds, report, "tc", false, changes, refused);
+  ASSERT_EQ(refused.size(), 3u);
+  EXPECT_EQ(refused[0].rfind("not recording a/once_per_run/1: allocs/op 0.0007776049766718507 over 2572 iterations "
+                             "is not a whole number, so it changes with the iteration count: something allocates "
+                             "once per run",
+                             0),
+            0u)
+      << refused[0];
+  EXPECT_EQ(refused[1].rfind("not recording a/varies/1: allocs/op varies: 1-2 allocs/op between repetitions", 0), 0u)
+      << refused[1];
+  EXPECT_EQ(refused[2].rfind("not recording a/odd_bytes/1: bytes/op 64.5 ", 0), 0u) << refused[2];
+  EXPECT_NE(refused[2].find("give its bound a \"tolerance\""), std::string::npos) << refused[2];
+  EXPECT_EQ(updated.toolchains.at("tc").at("a/tolerated/1").allocs_per_op, 0.5);
+  EXPECT_EQ(updated.toolchains.at("tc").count("a/once_per_run/1"), 0u);
+  EXPECT_EQ(updated.toolchains.at("tc").at("a/whole/1").allocs_per_op, 3);
+}
+
+TEST(Gate, ACountThatVariesFailsUnlessTheBoundTolerates) {
+  const Report report = report_of(json::array({{{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
+                                               {{"name", "a/tolerated/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}}}));
+  const BoundsFile bounds = bounds_of({{"a/varies/1", {{"allocs_per_op", 2}}},
+                                       {"a/tolerated/1", {{"allocs_per_op", 1}, {"tolerance", 1}}}});
+  const GateResult result = evaluate(report, bounds, "tc", "b.json");
+  EXPECT_TRUE(result.failed(false));
+  EXPECT_EQ(result.count(Status::varies), 1u);
+  EXPECT_EQ(result.count(Status::ok), 1u);
+  std::ostringstream text;
+  print_text(text, result);
+  EXPECT_NE(text.str().find("VARIES a/varies/1: varies: 1-2 allocs/op between repetitions: something in the loop does "
+                            "not allocate the same every run"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("\na/varies/1         2        1-2     +0         -  VARIES\n"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("0 regression(s), 1 varying, "), std::string::npos) << text.str();
+}
+
+// Figures of twenty digits keep their columns apart, rounded in the table
+// and exact in the line above it.
+TEST(Gate, TheTableRoundsLongFiguresAndKeepsColumnsApart) {
+  const Report report = report_of(json::array(
+      {{{"name", "BM_x"}, {"allocs_per_op", 0.0008048289738430583}, {"bytes_per_op", 0.0007776049766718507}}}));
+  const BoundsFile bounds = bounds_of({{"BM_x", {{"allocs_per_op", 0.0007776049766718507}}}});
+  std::ostringstream text;
+  print_text(text, evaluate(report, bounds, "tc", "b.json"));
+  EXPECT_NE(text.str().find("REGRESSION BM_x: allocs/op 0.0008048289738430583 > bound 0.0007776049766718507"),
+            std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("BM_x  0.000778   0.000805  +2.72e-05  0.000778  REGRESSION\n"), std::string::npos)
+      << text.str();
 }
 
 TEST(ReadBounds, RefusesWhatItCannotTrust) {

@@ -1,7 +1,7 @@
 // The readers on Google Benchmark's JSON in each shape it takes, written by a
 // real benchmark binary (gbench_shapes_bench.cpp) with this machine's Google
 // Benchmark: plain, repetitions, aggregates only, threads, manual time, a rate
-// counter, an error, a benchmark without allocgate's counters.
+// counter, a paused timer, an error; and figures no bound can hold.
 
 #include <gtest/gtest.h>
 
@@ -31,6 +31,9 @@ const std::map<std::string, double> kAllocsPerOp{
     {"BM_OnePerThread/iterations:20/threads:2", 1},  // per iteration of each thread
     {"BM_ManualTime/iterations:10/manual_time", 3},
     {"BM_WithRate/iterations:10", 4},
+    {"BM_PausedSetup/iterations:10", 1},
+    {"BM_KeepRunning/iterations:10", 2},
+    {"BM_OwnScope/iterations:10", 3},
 };
 
 class GoogleBenchmarkShapes : public ::testing::TestWithParam<std::string> {
@@ -44,8 +47,8 @@ class GoogleBenchmarkShapes : public ::testing::TestWithParam<std::string> {
     const fs::path dir = fs::temp_directory_path() / ("allocgate-gbench-shapes-" + test);
     fs::create_directories(dir);
     const std::string file = (dir / (std::to_string(std::hash<std::string>{}(flags)) + ".json")).string();
-    const Result r = run(std::string(ALLOCGATE_SHAPES_BENCH) + " " + flags + " --benchmark_out=" + file +
-                         " --benchmark_out_format=json");
+    const Result r = run(std::string(ALLOCGATE_SHAPES_BENCH) + " --benchmark_filter=^BM_ " + flags +
+                         " --benchmark_out=" + file + " --benchmark_out_format=json");
     EXPECT_EQ(r.code, 0) << r.output;
     return file;
   }
@@ -65,13 +68,12 @@ TEST_P(GoogleBenchmarkShapes, EveryCountedBenchmarkHasItsExactFigures) {
   EXPECT_EQ(report.not_run[0].name, "BM_Errors");
   EXPECT_TRUE(report.not_run[0].errored);
   EXPECT_EQ(report.not_run[0].message, "no input file");
-  EXPECT_EQ(CaseIndex(report).find("BM_Uncounted/iterations:10"), nullptr);  // no counters: not a case, not 0
 
   const bool aggregates_only = GetParam().find("report_aggregates_only") != std::string::npos;
   EXPECT_EQ(report.source_summary,
-            aggregates_only ? "0 benchmark(s) from their iteration runs, 4 from their mean aggregate (aggregates only); "
+            aggregates_only ? "0 benchmark(s) from their iteration runs, 7 from their mean aggregate (aggregates only); "
                               "1 errored"
-                            : "4 benchmark(s) from their iteration runs; 1 errored");
+                            : "7 benchmark(s) from their iteration runs; 1 errored");
 }
 
 // The command says what it used, fails the gate on the error, and reads the
@@ -87,7 +89,7 @@ TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
   EXPECT_EQ(gate.code, 1) << gate.output;  // BM_Errors errored
   EXPECT_NE(gate.output.find("ERROR BM_Errors: the benchmark reported an error: no input file\n"), std::string::npos)
       << gate.output;
-  EXPECT_NE(gate.output.find("0 regression(s), 1 errored, 0 improved, 4 ok"), std::string::npos) << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s), 1 errored, 0 improved, 7 ok"), std::string::npos) << gate.output;
   EXPECT_NE(gate.output.find("allocgate: " + file + ": "), std::string::npos) << gate.output;
   const Result cmp = run(allocgate + " compare " + plain + " " + file);
   EXPECT_EQ(cmp.code, 0) << cmp.output;
@@ -95,6 +97,52 @@ TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
   const Result table = run(allocgate + " table " + file);
   EXPECT_EQ(table.code, 0) << table.output;
   EXPECT_NE(table.output.find("BM_ManualTime/iterations:10/manual_time"), std::string::npos) << table.output;
+}
+
+// Figures that would make a flaky bound are refused by --update, one line
+// each naming the benchmark and the likely cause, and nothing is written; a
+// count that varies between repetitions fails the gate as such.
+TEST(GoogleBenchmarkFlakyFigures, AreRefusedByTheUpdateAndFailTheGate) {
+  const fs::path dir = fs::temp_directory_path() / "allocgate-gbench-flaky";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string json = (dir / "bench.json").string(), bounds = (dir / "bounds.json").string();
+  const Result bench = run(std::string(ALLOCGATE_SHAPES_BENCH) +
+                           " --benchmark_filter=^Flaky_ --benchmark_repetitions=3 --benchmark_out=" + json);
+  ASSERT_EQ(bench.code, 0) << bench.output;
+  const Report report = allocgate::reports::read_report(json);
+  const auto* once = CaseIndex(report).find("Flaky_OncePerRun/iterations:1000");
+  ASSERT_NE(once, nullptr);
+  EXPECT_EQ(once->allocs_per_op, 0.001);
+  EXPECT_FALSE(once->allocs_per_op_min.has_value());  // the same fraction every repetition
+  const auto* varies = CaseIndex(report).find("Flaky_VariesByRun/iterations:10");
+  ASSERT_NE(varies, nullptr);
+  EXPECT_EQ(varies->allocs_per_op, 2);
+  EXPECT_EQ(varies->allocs_per_op_min, 1.0);
+
+  const std::string allocgate = ALLOCGATE_BIN;
+  const Result update = run(allocgate + " diff --update --bounds " + bounds + " " + json);
+  EXPECT_EQ(update.code, 2) << update.output;
+  EXPECT_NE(update.output.find("allocgate: not recording Flaky_OncePerRun/iterations:1000: allocs/op 0.001 over 3000 "
+                               "iterations is not a whole number, so it changes with the iteration count"),
+            std::string::npos)
+      << update.output;
+  EXPECT_NE(update.output.find("allocgate: not recording Flaky_VariesByRun/iterations:10: allocs/op varies: 1-2 "
+                               "allocs/op between repetitions"),
+            std::string::npos)
+      << update.output;
+  EXPECT_FALSE(fs::exists(bounds));
+
+  // Bounds written by hand: without a tolerance the varying count fails.
+  std::ofstream(bounds) << R"({"allocgate_bounds_version": 1, "toolchains": {")" << report.toolchain()
+                        << R"(": {"Flaky_VariesByRun/iterations:10": {"allocs_per_op": 2},
+                                  "Flaky_OncePerRun/iterations:1000": {"allocs_per_op": 0, "tolerance": 0.01}}}})";
+  const Result gate = run(allocgate + " diff --bounds " + bounds + " " + json);
+  EXPECT_EQ(gate.code, 1) << gate.output;
+  EXPECT_NE(gate.output.find("VARIES Flaky_VariesByRun/iterations:10: varies: 1-2 allocs/op between repetitions"),
+            std::string::npos)
+      << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s), 1 varying, 0 improved, 1 ok"), std::string::npos) << gate.output;
 }
 
 // The line that allocates in gbench_shapes_bench.cpp, found by its text.

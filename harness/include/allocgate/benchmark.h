@@ -1,28 +1,29 @@
 /// @file
-/// Google Benchmark integration (link allocgate::benchmark): exact allocs/op,
-/// bytes/op and peak bytes in both the console and the JSON output.
+/// Google Benchmark integration: exact allocs/op, bytes/op and peak bytes of
+/// every benchmark's timed loop, in both the console and the JSON output, with
+/// no code in the benchmarks.
 ///
-///     static void BM_format(benchmark::State& state) {
-///       const auto input = make_input();                  // not counted
-///       allocgate::benchmark::CountAllocations count(state);
-///       for (auto _ : state) format(input);
-///     }
+/// Link allocgate::benchmark_main in place of benchmark::benchmark_main (or
+/// allocgate::benchmark when the program has its own BENCHMARK_MAIN()). That
+/// is the whole change: the link wraps Google Benchmark's loop functions
+/// (State::StartKeepRunning, FinishKeepRunning, PauseTiming, ResumeTiming), so
+/// every `for (auto _ : state)` and `while (state.KeepRunning())` loop is
+/// counted from its first iteration to its last, on each of its threads.
+/// Setup before the loop, fixtures' SetUp/TearDown, whatever runs after the
+/// loop (SetBytesProcessed, SetLabel, state.counters) and whatever runs between
+/// PauseTiming() and ResumeTiming() are not counted, as Go's b.StopTimer()
+/// leaves them out. Only the benchmark's own threads are counted: work handed
+/// to a pool of other threads is not.
 ///
-/// Why a line per benchmark instead of a benchmark::MemoryManager: the memory
-/// manager measures a whole call of the benchmark function, setup included, plus
-/// the runner's own allocations, and divides by a small iteration count, so a
-/// benchmark that allocates nothing per iteration reports a fraction. Counting
-/// from just before the loop to just after it is exact.
-///
-/// Link allocgate::benchmark_main instead of benchmark::benchmark_main to also
-/// get a warning for every benchmark that reports no allocation counters, a
-/// HookNotLinked error before anything runs if counting is not live, and the
-/// flag --allocgate_sites: each benchmark's top allocation sites and stacks per
-/// iteration, in the JSON output (the shape `allocgate run --sites` writes, so
-/// `allocgate diff` names the line under a regression) or, without one, on the
-/// console. Paths are relative to --allocgate_source_root (default: the
-/// current directory). Capture unwinds every allocation: the times of such a
-/// run are not the code's.
+/// allocgate::benchmark_main's main() also prints the counters exactly, warns
+/// about any benchmark left without them, fails with HookNotLinked's message
+/// if counting is not live, and takes --allocgate_sites: each benchmark's top
+/// allocation sites and stacks per iteration, in the JSON output (the shape
+/// `allocgate run --sites` writes, so `allocgate diff` names the line under a
+/// regression) or, without one, on the console. Paths are relative to
+/// --allocgate_source_root (default: the git work tree the program was run
+/// in, else the current directory). Capture unwinds every allocation: the
+/// times of such a run are not the code's.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -41,12 +42,13 @@ using keys::kAllocsPerOp;
 using keys::kBytesPerOp;
 using keys::kPeakBytes;
 
-/// Counts the allocations of the current thread from its construction to its
-/// end, and sets them on the state as counters: allocs/op and bytes/op are
-/// averaged over the iterations (exact integers for deterministic code), and
-/// peak_bytes is the peak of live bytes. Create it right before the
-/// `for (auto _ : state)` loop. In a multi-threaded benchmark create one in
-/// each thread: the runner sums the threads' figures, so allocs/op and bytes/op
+/// A scope of the benchmark's own choosing, for the rare benchmark whose
+/// figures should cover more or less than its loop: counts the current
+/// thread's allocations from its construction to its end and sets them on the
+/// state in place of the loop's count (a state is never counted twice).
+/// allocs/op and bytes/op are averaged over the iterations; peak_bytes is the
+/// peak of live bytes. In a multi-threaded benchmark create one in each
+/// thread: the runner sums the threads' figures, so allocs/op and bytes/op
 /// stay per iteration and peak_bytes is the sum of the threads' peaks.
 class CountAllocations {
  public:

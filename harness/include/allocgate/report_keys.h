@@ -58,6 +58,7 @@ inline constexpr const char* kVariant = "variant";
 inline constexpr const char* kSize = "size";
 inline constexpr const char* kAllocsPerOpField = "allocs_per_op";  ///< also a bound's and a site's
 inline constexpr const char* kBytesPerOpField = "bytes_per_op";    ///< likewise
+inline constexpr const char* kAllocsPerOpMin = "allocs_per_op_min";  ///< present when repetitions differ
 inline constexpr const char* kNsPerOpMin = "ns_per_op_min";
 inline constexpr const char* kNsPerOpMax = "ns_per_op_max";
 inline constexpr const char* kOutputSha256 = "output_sha256";

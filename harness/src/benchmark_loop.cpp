@@ -1,0 +1,206 @@
+// The wrapped loop entry points of Google Benchmark (see benchmark_loop.h):
+// every benchmark's timed loop counted, with nothing in the benchmark.
+
+#include "benchmark_loop.h"
+
+#include <benchmark/benchmark.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <new>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "allocgate/benchmark.h"
+#include "allocgate/guards.h"
+#include "allocgate/scope.h"
+#include "allocgate/sites.h"
+#include "allocgate/toolchain.h"
+#include "benchmark_sites.h"
+
+// What --wrap=SYMBOL makes of the calls: a call to SYMBOL in a linked object
+// reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The names
+// are the Itanium ABI's for the functions in benchmark_loop.h; a Google
+// Benchmark whose functions are named otherwise fails to link (undefined
+// __real_...), never runs uncounted.
+#define ALLOCGATE_WRAP(mangled) __asm__("__wrap_" mangled)
+#define ALLOCGATE_REAL(mangled) __asm__("__real_" mangled)
+
+// Google Benchmark's own functions. A member function is called as a
+// function whose first argument is `this`.
+namespace real {
+using ::benchmark::State;
+void start(State* state) ALLOCGATE_REAL("_ZN9benchmark5State16StartKeepRunningEv");
+void finish(State* state) ALLOCGATE_REAL("_ZN9benchmark5State17FinishKeepRunningEv");
+void pause(State* state) ALLOCGATE_REAL("_ZN9benchmark5State11PauseTimingEv");
+void resume(State* state) ALLOCGATE_REAL("_ZN9benchmark5State12ResumeTimingEv");
+void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_REAL("_ZN9benchmark10InitializeEPiPPcPFvvE");
+}  // namespace real
+
+namespace {
+
+using ::benchmark::State;
+
+// A T made and ended in place on demand. Trivially destructible, so a
+// thread_local of it needs no destructor registration (which would allocate
+// on the thread's first loop).
+template <class T>
+class Slot {
+ public:
+  template <class... Args>
+  T& emplace(Args&&... args) {
+    T* made = new (storage_) T(std::forward<Args>(args)...);
+    live_ = true;
+    return *made;
+  }
+  void reset() noexcept {
+    if (!live_) return;
+    live_ = false;
+    get().~T();
+  }
+  T& get() noexcept { return *std::launder(reinterpret_cast<T*>(storage_)); }
+  bool live() const noexcept { return live_; }
+
+ private:
+  alignas(T) unsigned char storage_[sizeof(T)];
+  bool live_ = false;
+};
+
+// The loop this thread is in, while it is counted.
+struct Loop {
+  State* state = nullptr;
+  Slot<allocgate::CaptureSites> capture;  // with --allocgate_sites
+  Slot<allocgate::AllocationScope> scope;
+  Slot<allocgate::PauseCounting> paused;  // between PauseTiming and ResumeTiming
+};
+
+thread_local Loop loop;
+thread_local const State* explicitly_counted = nullptr;
+std::atomic<std::uint64_t> loops{0};
+std::atomic<bool> allocgate_main{false};
+
+// A loop left without FinishKeepRunning (a range-for left with break after
+// SkipWithError) is closed when the thread's next loop begins: its figures
+// are not reported (an errored run has none).
+void close(Loop& l) noexcept {
+  // Innermost first: a scope ends after the pause inside it.
+  l.paused.reset();
+  l.scope.reset();
+  if (l.capture.live()) {
+    allocgate::PauseCounting pause;  // the capture frees its tables
+    l.capture.reset();
+  }
+  l.state = nullptr;
+}
+
+[[noreturn]] void refuse(std::string_view message) {
+  std::cerr << "allocgate: " << message << '\n';
+  std::exit(2);
+}
+
+}  // namespace
+
+namespace allocgate::benchmark::detail {
+
+void set_explicitly_counted(const State* state) noexcept { explicitly_counted = state; }
+
+std::uint64_t loops_seen() noexcept { return loops.load(std::memory_order_relaxed); }
+
+void set_allocgate_main() noexcept { allocgate_main.store(true, std::memory_order_relaxed); }
+
+void set_counters(State& state, const AllocationStats& stats) {
+  PauseCounting pause;  // the counters map allocates its nodes
+  using ::benchmark::Counter;
+  state.counters[kAllocsPerOp] = Counter(static_cast<double>(stats.allocations), Counter::kAvgIterations);
+  state.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
+  // A peak that counts blocks freed without their size would be too high:
+  // better absent (see stats.h).
+  if (stats.sizes_known()) state.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+}
+
+}  // namespace allocgate::benchmark::detail
+
+namespace wrapped {
+
+using allocgate::benchmark::detail::sites_options;
+
+void start(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State16StartKeepRunningEv");
+void finish(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State17FinishKeepRunningEv");
+void pause(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State11PauseTimingEv");
+void resume(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State12ResumeTimingEv");
+void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_WRAP("_ZN9benchmark10InitializeEPiPPcPFvvE");
+
+void start(State* state) {
+  loops.fetch_add(1, std::memory_order_relaxed);
+  Loop& l = loop;
+  if (l.state != nullptr) close(l);
+  const bool counted = explicitly_counted != state;
+  if (counted) {
+    l.state = state;
+    if (sites_options().enabled) {
+      allocgate::PauseCounting pause;  // the capture's tables are not the benchmark's
+      l.capture.emplace(4096);
+    }
+  }
+  real::start(state);  // starts the clock last
+  if (counted) l.scope.emplace();
+}
+
+void finish(State* state) {
+  Loop& l = loop;
+  if (l.state != state || !l.scope.live()) {
+    real::finish(state);
+    return;
+  }
+  const allocgate::AllocationStats stats = l.scope.get().stats();
+  l.paused.reset();
+  l.scope.reset();
+  if (l.capture.live()) l.capture.get().stop();
+  real::finish(state);  // stops the clock first
+  if (!state->error_occurred()) {
+    allocgate::benchmark::detail::set_counters(*state, stats);
+    if (l.capture.live()) allocgate::benchmark::detail::add_capture(l.capture.get(), state->iterations());
+  }
+  close(l);
+}
+
+void pause(State* state) {
+  Loop& l = loop;
+  if (l.state == state && l.scope.live() && !l.paused.live()) l.paused.emplace();
+  real::pause(state);
+}
+
+void resume(State* state) {
+  real::resume(state);
+  Loop& l = loop;
+  if (l.state == state) l.paused.reset();
+}
+
+// A program with a main() of its own (BENCHMARK_MAIN()) gets the context that
+// tells `allocgate diff` its toolchain; allocgate::benchmark_main's main()
+// does all of this itself.
+void initialize(int* argc, char** argv, void (*help)()) {
+  if (!allocgate_main.load(std::memory_order_relaxed)) {
+    for (int i = 1; argc != nullptr && i < *argc; ++i) {
+      const std::string_view arg = argv[i];
+      if (arg.rfind("--allocgate_", 0) == 0) {
+        refuse(std::string(arg.substr(0, arg.find('='))) +
+               " is a flag of allocgate::benchmark_main's main(), and this program has its own (BENCHMARK_MAIN()?): "
+               "link allocgate::benchmark_main instead, or call allocgate::benchmark::run_benchmarks_main(argc, argv) "
+               "from your main()");
+      }
+    }
+    try {
+      allocgate::require_hook();
+    } catch (const allocgate::HookNotLinked& e) {
+      refuse(e.what());
+    }
+    ::benchmark::AddCustomContext(allocgate::keys::kToolchain, allocgate::kToolchain);
+    ::benchmark::AddCustomContext(allocgate::keys::kHookLive, "true");
+  }
+  real::initialize(argc, argv, help);
+}
+
+}  // namespace wrapped
