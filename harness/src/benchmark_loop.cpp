@@ -5,6 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -68,12 +69,31 @@ class Slot {
   bool live_ = false;
 };
 
-// The loop this thread is in, while it is counted.
+// The loop this thread is in, while it is counted. PauseTiming ends a timed
+// stretch and ResumeTiming begins the next: each has a scope of its own, and
+// the loop's figures are their sums, its peak the highest stretch's. (One
+// scope across the pauses would miss the frees made while paused, and its
+// peak would climb by what each stretch left for the pause to free.)
 struct Loop {
   State* state = nullptr;
   Slot<allocgate::CaptureSites> capture;  // with --allocgate_sites
-  Slot<allocgate::AllocationScope> scope;
+  Slot<allocgate::AllocationScope> stretch;
   Slot<allocgate::PauseCounting> paused;  // between PauseTiming and ResumeTiming
+  allocgate::AllocationStats earlier;     // the stretches before the current one
+
+  // Ends the current stretch, adding its figures to the loop's.
+  void end_stretch() noexcept {
+    if (!stretch.live()) return;
+    const allocgate::AllocationStats s = stretch.get().stats();
+    stretch.reset();
+    earlier.allocations += s.allocations;
+    earlier.deallocations += s.deallocations;
+    earlier.bytes_allocated += s.bytes_allocated;
+    earlier.bytes_freed += s.bytes_freed;
+    earlier.net_bytes += s.net_bytes;
+    earlier.unsized_deallocations += s.unsized_deallocations;
+    earlier.peak_live_bytes = std::max(earlier.peak_live_bytes, s.peak_live_bytes);
+  }
 };
 
 thread_local Loop loop;
@@ -85,9 +105,9 @@ std::atomic<bool> allocgate_main{false};
 // SkipWithError) is closed when the thread's next loop begins: its figures
 // are not reported (an errored run has none).
 void close(Loop& l) noexcept {
-  // Innermost first: a scope ends after the pause inside it.
   l.paused.reset();
-  l.scope.reset();
+  l.stretch.reset();
+  l.earlier = {};
   if (l.capture.live()) {
     allocgate::PauseCounting pause;  // the capture frees its tables
     l.capture.reset();
@@ -145,22 +165,20 @@ void start(State* state) {
     }
   }
   real::start(state);  // starts the clock last
-  if (counted) l.scope.emplace();
+  if (counted) l.stretch.emplace();
 }
 
 void finish(State* state) {
   Loop& l = loop;
-  if (l.state != state || !l.scope.live()) {
+  if (l.state != state) {
     real::finish(state);
     return;
   }
-  const allocgate::AllocationStats stats = l.scope.get().stats();
-  l.paused.reset();
-  l.scope.reset();
+  l.end_stretch();
   if (l.capture.live()) l.capture.get().stop();
   real::finish(state);  // stops the clock first
   if (!state->error_occurred()) {
-    allocgate::benchmark::detail::set_counters(*state, stats);
+    allocgate::benchmark::detail::set_counters(*state, l.earlier);
     if (l.capture.live()) allocgate::benchmark::detail::add_capture(l.capture.get(), state->iterations());
   }
   close(l);
@@ -168,14 +186,20 @@ void finish(State* state) {
 
 void pause(State* state) {
   Loop& l = loop;
-  if (l.state == state && l.scope.live() && !l.paused.live()) l.paused.emplace();
+  if (l.state == state && l.stretch.live()) {
+    l.end_stretch();
+    l.paused.emplace();  // the capture, if any, skips what the pause allocates
+  }
   real::pause(state);
 }
 
 void resume(State* state) {
   real::resume(state);
   Loop& l = loop;
-  if (l.state == state) l.paused.reset();
+  if (l.state == state && l.paused.live()) {
+    l.paused.reset();
+    l.stretch.emplace();
+  }
 }
 
 // A program with a main() of its own (BENCHMARK_MAIN()) gets the context that

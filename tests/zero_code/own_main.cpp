@@ -1,0 +1,4 @@
+// A suite's own main(), as Google Benchmark's user guide writes it.
+#include <benchmark/benchmark.h>
+
+BENCHMARK_MAIN();

@@ -1,0 +1,139 @@
+// A suite written as Google Benchmark's guide writes one (docs_style_bench.cpp),
+// linked the ways a team links it, counted with no line of allocgate's in it:
+// exact whole allocs/op for every benchmark, bounds recorded at one iteration
+// count that hold at another, and an error naming the cause for each way the
+// link can go wrong.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "command.h"
+#include "report.h"
+
+namespace {
+
+using allocgate::reports::CaseIndex;
+using allocgate::reports::read_report;
+using allocgate::reports::Report;
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
+using allocgate::reports::testing::ScratchDirTest;
+
+// What each benchmark's loop allocates per iteration, by construction. Setup,
+// teardown, fixtures, paused sections and counters set after the loop are
+// all outside it.
+const std::map<std::string, double> kAllocsPerOp{
+    {"BM_StringCreation", 0},
+    {"BM_StringCopy", 0},  // "hello" fits the small-string buffer
+    {"BM_memcpy/8", 0},
+    {"BM_memcpy/64", 0},
+    {"BM_memcpy/512", 0},
+    {"BM_memcpy/4096", 0},
+    {"BM_memcpy/8192", 0},
+    {"BM_vector_push_back", 1},
+    {"BM_SetInsert_With_Timer_Control/64/16", 16},  // one node per insert; the set built while paused
+    {"BM_SetInsert_With_Timer_Control/512/16", 16},
+    {"BM_SetInsert_With_Timer_Control/64/64", 64},
+    {"BM_SetInsert_With_Timer_Control/512/64", 64},
+    {"BM_MultiThreaded/threads:2", 1},
+    {"MyFixture/BarTest/100/repeats:3", 1},
+    {"BM_KeepRunning/iterations:1000", 1},
+    {"UserCountersExample1", 0},
+};
+
+class ZeroCode : public ScratchDirTest {
+ protected:
+  // The suite's JSON, run with these flags; fails the test on a non-zero exit.
+  std::string run_suite(const std::string& binary, const std::string& name, const std::string& flags = "") {
+    const std::string json = path(name);
+    const Result r = run(binary + " --benchmark_min_time=0.002 " + flags + " --benchmark_out=" + json);
+    EXPECT_EQ(r.code, 0) << r.output;
+    return json;
+  }
+
+  static void expect_exact_figures(const Report& report) {
+    EXPECT_EQ(report.cases.size(), kAllocsPerOp.size()) << report.source_summary;
+    for (const auto& c : report.cases) {
+      ASSERT_TRUE(kAllocsPerOp.count(c.name)) << c.name;
+      EXPECT_EQ(c.allocs_per_op, kAllocsPerOp.at(c.name)) << c.name;
+      EXPECT_FALSE(c.allocs_per_op_min.has_value()) << c.name;  // the same in every repetition
+      ASSERT_TRUE(c.bytes_per_op.has_value()) << c.name;
+      EXPECT_EQ(std::floor(*c.bytes_per_op), *c.bytes_per_op) << c.name;
+    }
+  }
+
+  const std::string allocgate_ = ALLOCGATE_BIN;
+};
+
+TEST_F(ZeroCode, EveryBenchmarkReportsExactFiguresAndBoundsHoldAtAnotherIterationCount) {
+  const std::string few = run_suite(ZERO_CODE_BENCH, "few.json");
+  const std::string many = run_suite(ZERO_CODE_BENCH, "many.json", "--benchmark_min_time=0.05");
+  const Report few_report = read_report(few), many_report = read_report(many);
+  expect_exact_figures(few_report);
+  expect_exact_figures(many_report);
+  // A timed stretch holds what it inserted: the peak is one iteration's nodes,
+  // not what the paused sections freed.
+  for (const auto* name : {"BM_SetInsert_With_Timer_Control/64/16", "BM_SetInsert_With_Timer_Control/512/64"}) {
+    const auto* insert = CaseIndex(many_report).find(name);
+    ASSERT_NE(insert, nullptr) << name;
+    EXPECT_EQ(insert->peak_bytes, insert->bytes_per_op) << name;
+  }
+  // The two runs did take different iteration counts.
+  const auto* push_back_few = CaseIndex(few_report).find("BM_vector_push_back");
+  const auto* push_back_many = CaseIndex(many_report).find("BM_vector_push_back");
+  ASSERT_NE(push_back_few, nullptr);
+  ASSERT_NE(push_back_many, nullptr);
+  EXPECT_LT(*push_back_few->iterations * 5, *push_back_many->iterations);
+
+  const std::string bounds = path("bounds.json");
+  const Result update = run(allocgate_ + " diff --update --bounds " + bounds + " " + few);
+  ASSERT_EQ(update.code, 0) << update.output;
+  EXPECT_NE(update.output.find(std::to_string(kAllocsPerOp.size()) + " change(s)"), std::string::npos) << update.output;
+  const Result gate = run(allocgate_ + " diff --bounds " + bounds + " " + many);
+  EXPECT_EQ(gate.code, 0) << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s), 0 improved, " + std::to_string(kAllocsPerOp.size()) + " ok"),
+            std::string::npos)
+      << gate.output;
+}
+
+// BENCHMARK_MAIN() of its own, linked with allocgate::benchmark: the same
+// figures, and the context that names the toolchain for the gate.
+TEST_F(ZeroCode, ASuiteWithItsOwnMainIsCountedAndNamesItsToolchain) {
+  const Report report = read_report(run_suite(ZERO_CODE_BENCH_OWN_MAIN, "own.json"));
+  expect_exact_figures(report);
+  EXPECT_FALSE(report.toolchain().empty());
+  // --allocgate_sites needs allocgate's main: said, not rejected as unknown.
+  const Result sites = run(std::string(ZERO_CODE_BENCH_OWN_MAIN) + " --allocgate_sites");
+  EXPECT_EQ(sites.code, 2) << sites.output;
+  EXPECT_NE(sites.output.find("allocgate: --allocgate_sites is a flag of allocgate::benchmark_main's main(), and this "
+                              "program has its own"),
+            std::string::npos)
+      << sites.output;
+}
+
+// benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's
+// main runs, its flags work, its context is written.
+TEST_F(ZeroCode, AllocgatesMainWinsOverGoogleBenchmarksLinkedBeforeIt) {
+  const std::string json = run_suite(ZERO_CODE_BENCH_BOTH_MAINS, "both.json",
+                                     "--allocgate_sites --benchmark_filter=BM_vector_push_back");
+  const Report report = read_report(json);
+  ASSERT_EQ(report.cases.size(), 1u);
+  EXPECT_FALSE(report.toolchain().empty());
+  EXPECT_FALSE(report.cases[0].sites.empty());
+}
+
+// A suite linked with Google Benchmark alone: the gate says what is missing.
+TEST_F(ZeroCode, AReportFromAnotherMainIsRefusedNamingTheCause) {
+  const std::string json = run_suite(ZERO_CODE_BENCH_PLAIN, "plain.json");
+  const Result gate = run(allocgate_ + " diff --bounds " + path("none.json") + " " + json);
+  EXPECT_EQ(gate.code, 2) << gate.output;
+  EXPECT_NE(gate.output.find("no benchmark reports allocs/op: the program that wrote it was not linked with "
+                             "allocgate::benchmark or allocgate::benchmark_main"),
+            std::string::npos)
+      << gate.output;
+}
+
+}  // namespace
