@@ -98,10 +98,8 @@ bool take_sites_flags(int& argc, char** argv, std::ostream& err) {
   argc = kept;
   argv[argc] = nullptr;
   if (format != "json") options.json_file.clear();
-  if (options.source_root.empty()) {
-    std::error_code error;  // no current directory: paths stay absolute
-    options.source_root = std::filesystem::current_path(error).string();
-  }
+  // Without --allocgate_source_root each frame's path is relative to the
+  // source tree its code was built in (CaptureSites::profile).
   return true;
 }
 

@@ -14,7 +14,7 @@ namespace allocgate::benchmark::detail {
 
 struct SitesOptions {
   bool enabled = false;
-  std::string source_root;  ///< paths are made relative to it
+  std::string source_root;  ///< paths are made relative to it; empty: to each frame's source tree
   std::string json_file;    ///< --benchmark_out when its format is json
 };
 

@@ -10,8 +10,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -35,6 +38,24 @@ std::string demangle(const char* symbol) {
   return out;
 }
 
+// "bool ns::f<A>" -> "ns::f<A>": the demangler spells a function template's
+// instance with its return type, DWARF's name of the same function without;
+// one function gets one spelling. The return type ends at the last space
+// outside brackets before the name ("operator" starts the name whatever follows).
+std::string without_return_type(std::string name) {
+  int depth = 0;
+  std::size_t last_space = std::string::npos;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (depth == 0 && name.compare(i, 8, "operator") == 0 && (i == 0 || name[i - 1] == ' ' || name[i - 1] == ':')) break;
+    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
+    if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    if (c == ' ' && depth == 0) last_space = i;
+  }
+  if (last_space != std::string::npos) name.erase(0, last_space + 1);
+  return name;
+}
+
 // "ns::f(int, char const*) const" -> "ns::f": the parameters make names long
 // and tell nothing about where the allocation is.
 std::string without_parameters(std::string name) {
@@ -42,21 +63,59 @@ std::string without_parameters(std::string name) {
   // GCC's specialised copies: "f(int) [clone .constprop.0]" is f.
   if (const auto clone = name.find(" [clone "); clone != std::string::npos) name.resize(clone);
   if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) name.resize(name.size() - 6);
-  if (name.empty() || name.back() != ')') return name;
+  if (name.empty() || name.back() != ')') return without_return_type(name);
   int depth = 0;
   for (std::size_t i = name.size(); i-- > 0;) {
     if (name[i] == ')') ++depth;
     if (name[i] == '(' && --depth == 0) {
-      if (i >= 8 && name.compare(i - 8, 8, "operator") == 0) return name;  // operator()
+      if (i >= 8 && name.compare(i - 8, 8, "operator") == 0) return without_return_type(name);  // operator()
       name.resize(i);
-      return name;
+      return without_return_type(name);
     }
   }
   return name;
 }
 
+// The DIE that declares a function: an inlined call's abstract origin, and a
+// member's declaration in its class (DW_AT_specification), where its
+// enclosing scopes are.
+Dwarf_Die declaration_of(Dwarf_Die die) {
+  for (int hops = 0; hops < 4; ++hops) {  // origin, then specification: never a cycle of more
+    Dwarf_Attribute attr;
+    Dwarf_Die next;
+    if (dwarf_attr(&die, DW_AT_abstract_origin, &attr) == nullptr &&
+        dwarf_attr(&die, DW_AT_specification, &attr) == nullptr) {
+      break;
+    }
+    if (dwarf_formref_die(&attr, &next) == nullptr) break;
+    die = next;
+  }
+  return die;
+}
+
+// "ns::Class::" for a declaration inside them, spelled as the demangler
+// spells it, so that a name from DWARF reads like one from the symbol table.
+std::string enclosing_scopes(Dwarf_Die declaration) {
+  Dwarf_Die* scopes = nullptr;
+  const int n = dwarf_getscopes_die(&declaration, &scopes);
+  std::string prefix;
+  for (int i = n - 1; i >= 1; --i) {  // [0] is the declaration itself; outermost last
+    const int tag = dwarf_tag(&scopes[i]);
+    if (tag != DW_TAG_namespace && tag != DW_TAG_class_type && tag != DW_TAG_structure_type &&
+        tag != DW_TAG_union_type) {
+      continue;
+    }
+    const char* name = dwarf_diename(&scopes[i]);
+    prefix += name != nullptr ? name : "(anonymous namespace)";
+    prefix += "::";
+  }
+  std::free(scopes);
+  return prefix;
+}
+
 // The name of a subprogram or inlined subroutine DIE, demangled when it has
-// a linkage name (following abstract_origin and specification).
+// a linkage name (following abstract_origin and specification), qualified
+// by its namespaces and classes when it has none.
 std::string die_name(Dwarf_Die* die) {
   Dwarf_Attribute attr;
   for (int name_attr : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
@@ -65,10 +124,18 @@ std::string die_name(Dwarf_Die* die) {
     }
   }
   if (dwarf_attr_integrate(die, DW_AT_name, &attr) != nullptr) {
-    if (const char* name = dwarf_formstring(&attr)) return name;
+    if (const char* name = dwarf_formstring(&attr)) return enclosing_scopes(declaration_of(*die)) + name;
   }
   return "??";
 }
+
+// A frame as the symbolizer finds it: its file absolute, with the length of
+// the source tree's path ahead of it (see source_tree_of, with the '/'), or 0
+// outside any tree.
+struct ResolvedFrame {
+  SiteFrame frame;
+  std::size_t tree = 0;
+};
 
 // Reading the DWARF of every loaded object is most of a profile's cost, and
 // `allocgate run --sites` makes one per case: one symbolizer serves the whole
@@ -83,9 +150,8 @@ class Symbolizer {
   std::mutex& mutex() { return mutex_; }
 
   // The frames at a return address, innermost first: each inlined call is a
-  // frame, ending with the function the code was inlined into. Paths are as
-  // the compiler wrote them.
-  const std::vector<SiteFrame>& frames_at(void* return_address) {
+  // frame, ending with the function the code was inlined into.
+  const std::vector<ResolvedFrame>& frames_at(void* return_address) {
     const auto cached = cache_.find(return_address);
     if (cached != cache_.end()) return cached->second;
     const auto pc = reinterpret_cast<Dwarf_Addr>(return_address) - 1;
@@ -109,7 +175,70 @@ class Symbolizer {
     dwfl_report_end(dwfl_, nullptr, nullptr);
   }
 
-  static std::string path(const char* file) { return file != nullptr ? file : ""; }
+  // A line table's file, absolute: a relative one is the compile
+  // directory's.
+  static std::string path(const char* file, const std::string& comp_dir) {
+    if (file == nullptr || *file == '\0') return {};
+    std::filesystem::path p(file);
+    if (p.is_relative() && !comp_dir.empty()) p = std::filesystem::path(comp_dir) / p;
+    return p.lexically_normal().string();
+  }
+
+  // The source tree a unit compiled in `dir` came from, with a trailing '/':
+  // the git work tree holding `dir`, else the source directory of the CMake
+  // build tree holding it (its CMakeCache.txt's CMAKE_HOME_DIRECTORY), else
+  // empty.
+  const std::string& source_tree_of(const std::string& dir) {
+    const auto [it, inserted] = trees_.try_emplace(dir);
+    if (!inserted || dir.empty()) return it->second;
+    std::string& tree = it->second;
+    tree = enclosing(dir, [](const std::filesystem::path& p) -> std::string {
+      std::error_code error;
+      return std::filesystem::exists(p / ".git", error) ? p.string() : std::string();
+    });
+    if (tree.empty()) tree = enclosing(dir, cmake_source_dir);
+    if (!tree.empty() && tree.back() != '/') tree += '/';
+    return tree;
+  }
+
+  // The first non-empty answer of `look` from dir and its parents, outwards.
+  template <class Look>
+  static std::string enclosing(const std::string& dir, Look look) {
+    for (std::filesystem::path p(dir); !p.empty(); p = p.parent_path()) {
+      if (std::string found = look(p); !found.empty()) return found;
+      if (p == p.parent_path()) break;
+    }
+    return {};
+  }
+
+  // A CMake build tree's source directory; empty when `build` is none. The
+  // cache is read as untrusted text: its first lines only, the value checked
+  // to be an absolute path.
+  static std::string cmake_source_dir(const std::filesystem::path& build) {
+    std::ifstream cache(build / "CMakeCache.txt");
+    constexpr std::string_view key = "CMAKE_HOME_DIRECTORY:INTERNAL=";
+    std::string line;
+    for (int n = 0; n < 4096 && std::getline(cache, line); ++n) {
+      if (line.size() > 4096 || line.rfind(key, 0) != 0) continue;
+      std::string value = line.substr(key.size());
+      return !value.empty() && value.front() == '/' ? value : std::string();
+    }
+    return {};
+  }
+
+  // A file resolved against the tree its unit was built from, else the one
+  // it is in.
+  ResolvedFrame resolve(std::string function, const std::string& file, unsigned line, const std::string& built_in) {
+    ResolvedFrame r{{std::move(function), file, line}, 0};
+    if (file.empty()) return r;
+    for (const std::string* tree : {&built_in, &source_tree_of(std::filesystem::path(file).parent_path().string())}) {
+      if (!tree->empty() && file.rfind(*tree, 0) == 0) {
+        r.tree = tree->size();
+        break;
+      }
+    }
+    return r;
+  }
 
   // libdw finds an address's compile unit through .debug_aranges, which
   // clang does not emit by default: without them, look through the units'
@@ -243,60 +372,83 @@ class Symbolizer {
     return false;
   }
 
-  std::vector<SiteFrame> expand(Dwarf_Addr pc) {
-    std::vector<SiteFrame> frames;
+  std::vector<ResolvedFrame> expand(Dwarf_Addr pc) {
     Dwfl_Module* module = dwfl_ != nullptr ? dwfl_addrmodule(dwfl_, pc) : nullptr;
-    if (module == nullptr) return {SiteFrame{"??", {}, 0}};
+    if (module == nullptr) return {ResolvedFrame{{"??", {}, 0}, 0}};
     std::string file;
     int line = 0;
     Dwarf_Addr bias = 0;
     Dwarf_Die* cu = compile_unit_at(module, pc, bias);
+    std::string comp_dir;
+    if (cu != nullptr) {
+      Dwarf_Attribute attr;
+      if (const char* dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr))) comp_dir = dir;
+    }
+    const std::string& built_in = source_tree_of(comp_dir);
     if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
-      file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr));
+      file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr), comp_dir);
     } else if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
-      file = path(dwarf_linesrc(l, nullptr, nullptr));
+      file = path(dwarf_linesrc(l, nullptr, nullptr), comp_dir);
       dwarf_lineno(l, &line);
     }
     const std::vector<Dwarf_Die> scopes = cu != nullptr ? scopes_at(cu, pc - bias) : std::vector<Dwarf_Die>{};
     Dwarf_Files* files = nullptr;
     if (cu != nullptr) dwarf_getsrcfiles(cu, &files, nullptr);
+    std::vector<ResolvedFrame> frames;
     for (Dwarf_Die scope : scopes) {
       const int tag = dwarf_tag(&scope);
       if (tag == DW_TAG_inlined_subroutine) {
-        frames.push_back({die_name(&scope), file, static_cast<unsigned>(line)});
+        frames.push_back(resolve(die_name(&scope), file, static_cast<unsigned>(line), built_in));
         // Where it was inlined: the next frame's position.
         Dwarf_Attribute attr;
         Dwarf_Word value = 0;
         line = dwarf_formudata(dwarf_attr(&scope, DW_AT_call_line, &attr), &value) == 0 ? static_cast<int>(value) : 0;
         file.clear();
         if (files != nullptr && dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &value) == 0) {
-          file = path(dwarf_filesrc(files, value, nullptr, nullptr));
+          file = path(dwarf_filesrc(files, value, nullptr, nullptr), comp_dir);
         }
       } else if (tag == DW_TAG_subprogram) {
         // The symbol table's name is fully qualified (DWARF's may be just
         // "TestBody"); fall back to DWARF's for a stripped binary.
         const char* symbol = dwfl_module_addrname(module, pc);
-        frames.push_back({symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scope), file,
-                          static_cast<unsigned>(line)});
+        frames.push_back(resolve(symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scope), file,
+                                 static_cast<unsigned>(line), built_in));
         break;
       }
     }
-    if (frames.empty()) {  // no debug information: the symbol table's name
-      frames.push_back({without_parameters(demangle(dwfl_module_addrname(module, pc))), file,
-                        static_cast<unsigned>(line)});
+    if (frames.empty()) {  // no debug information: the symbol table's name, else where in which object
+      const char* symbol = dwfl_module_addrname(module, pc);
+      frames.push_back(resolve(symbol != nullptr ? without_parameters(demangle(symbol)) : object_offset(module, pc),
+                               file, static_cast<unsigned>(line), built_in));
     }
     return frames;
   }
 
+  // "libz.so.1+0x3f2a", as heaptrack names a frame it has no symbol for.
+  static std::string object_offset(Dwfl_Module* module, Dwarf_Addr pc) {
+    Dwarf_Addr start = 0;
+    const char* name = dwfl_module_info(module, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
+    std::string object = name != nullptr ? std::filesystem::path(name).filename().string() : std::string("??");
+    if (object.empty()) object = "??";
+    char offset[32];
+    std::snprintf(offset, sizeof offset, "+0x%llx", static_cast<unsigned long long>(pc - start));
+    return object + offset;
+  }
+
   Dwfl* dwfl_ = nullptr;
   std::mutex mutex_;
-  std::unordered_map<void*, std::vector<SiteFrame>> cache_;
+  std::unordered_map<void*, std::vector<ResolvedFrame>> cache_;
+  std::unordered_map<std::string, std::string> trees_;  // directory -> its source tree
   std::unordered_map<void*, std::vector<FunctionRange>> functions_;
 };
 
-// A path made relative to the source root ("" or ending in '/') when under it.
-std::string relative(const std::string& path, const std::string& root) {
-  return !root.empty() && path.rfind(root, 0) == 0 ? path.substr(root.size()) : path;
+// A frame's file as a profile shows it: relative to the source root the
+// caller named ("" or ending in '/') when under it, else to its own source
+// tree, else absolute.
+std::string shown_file(const ResolvedFrame& resolved, const std::string& root) {
+  const std::string& file = resolved.frame.file;
+  if (!root.empty() && file.rfind(root, 0) == 0) return file.substr(root.size());
+  return file.substr(resolved.tree);
 }
 
 // The hook's own frames (its helpers have internal linkage, so their DWARF
@@ -360,8 +512,8 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     if (captured.hash == 0) continue;
     std::vector<SiteFrame> innermost_first;
     for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
-      for (const SiteFrame& frame : symbolizer.frames_at(captured.frames[f])) {
-        innermost_first.push_back(SiteFrame{frame.function, relative(frame.file, root), frame.line});
+      for (const ResolvedFrame& frame : symbolizer.frames_at(captured.frames[f])) {
+        innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
       }
     }
     const auto own = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_harness);

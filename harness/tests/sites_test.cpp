@@ -5,7 +5,9 @@
 
 #include <gtest/gtest-spi.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,75 @@ TEST(CaptureSites, SourcePathsAreMadeRelativeToTheRoot) {
   const auto profile = capture.profile(root);
   ASSERT_FALSE(profile.sites.empty());
   EXPECT_EQ(profile.sites[0].where.file, "harness/tests/sites_test.cpp");
+}
+
+// Without a root, wherever the program runs from: relative to the git work
+// tree the code was built in, absolute outside it (the standard library's
+// headers).
+TEST(CaptureSites, SourcePathsAreRelativeToTheTreeTheCodeWasBuiltIn) {
+  const std::string file = __FILE__;
+  const std::string root = file.substr(0, file.rfind("/harness/"));
+  if (!std::filesystem::exists(root + "/.git")) GTEST_SKIP() << "built outside a git work tree";
+  const std::filesystem::path cwd = std::filesystem::current_path();
+  std::filesystem::current_path("/");
+  CaptureSites capture;
+  one_large_block();
+  std::string text(100, 't');  // the standard library's frames, from its headers
+  escape(text.data());
+  capture.stop();
+  const auto profile = capture.profile();
+  std::filesystem::current_path(cwd);
+  ASSERT_EQ(profile.sites.size(), 2u) << profile.top(5);
+  for (const auto& site : profile.sites) EXPECT_EQ(site.where.file, "harness/tests/sites_test.cpp");
+  bool header = false;
+  for (const auto& stack : profile.stacks) {
+    for (const auto& frame : stack.frames) {
+      if (frame.file.empty() || frame.function.rfind("std::", 0) != 0) continue;
+      EXPECT_EQ(frame.file.rfind("/usr/", 0), 0u) << frame.function << " " << frame.file;
+      header = true;
+    }
+  }
+  EXPECT_TRUE(header) << "no frame of the standard library's headers";
+}
+
+}  // namespace
+
+// Outside the anonymous namespace, whose name would be part of each spelling.
+namespace lib {
+using allocgate::test::escape;
+struct A {};
+struct B {};
+// Inlined where it is called by name, out of line where its address is taken.
+template <class T>
+[[gnu::always_inline]] inline bool Fn(T) {
+  char* p = new char[24];
+  escape(p);
+  delete[] p;
+  return true;
+}
+}  // namespace lib
+
+namespace {
+
+// One function, one spelling: the symbol table's name of an instance (which
+// the demangler gives a return type) and DWARF's name of an inlined one
+// (which it gives no namespace) both read "lib::Fn<...>".
+TEST(CaptureSites, AFunctionTemplateIsSpelledOneWayInlinedOrNot) {
+  bool (*out_of_line)(lib::A) = &lib::Fn<lib::A>;
+  escape(&out_of_line);
+  CaptureSites capture;
+  out_of_line(lib::A{});
+  lib::Fn(lib::B{});
+  capture.stop();
+  const auto profile = capture.profile();
+  std::vector<std::string> names;
+  for (const auto& stack : profile.stacks) {
+    for (const auto& frame : stack.frames) {
+      if (frame.function.find("Fn<") != std::string::npos) names.push_back(frame.function);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"lib::Fn<lib::A>", "lib::Fn<lib::B>"})) << profile.top(5);
 }
 
 TEST(CaptureSites, OnlyWhileOnAndNotWhilePaused) {

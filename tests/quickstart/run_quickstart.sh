@@ -9,7 +9,11 @@ set -uo pipefail
 src=$1
 work=$2
 rm -rf "$work"
-mkdir -p "$work/home"
+mkdir -p "$work"
+# HOME, where the project is copied, outside allocgate's git work tree, as a
+# user's is: a site's path is relative to the tree the code was built from.
+home=$(mktemp -d /tmp/allocgate-quickstart.XXXXXX)
+trap 'rm -rf "$home"' EXIT
 
 # The commands between the quickstart markers, without the fences.
 awk '/<!-- quickstart:begin -->/ {on = 1; next} /<!-- quickstart:end -->/ {on = 0} on && !/^```/' \
@@ -29,7 +33,7 @@ while IFS= read -r line; do
   printf '%s\necho "@@ $? line %d"\n' "$line" "$n" >>"$script"
 done <"$work/commands"
 
-(cd "$src" && HOME="$work/home" bash "$script") >"$work/output" 2>&1
+(cd "$src" && HOME="$home" bash "$script") >"$work/output" 2>&1
 
 status=0
 while read -r _ code _ number; do

@@ -109,8 +109,12 @@ class CaptureSites {
 
   /// Symbolizes what was captured (DWARF line tables through libdw) and
   /// removes the harness's own frames. Paths under source_root are made
-  /// relative to it, so profiles from two checkouts compare. Slow: call it
-  /// once, after the code under study.
+  /// relative to it; the others relative to the source tree their code was
+  /// built from (the git work tree holding the compile directory, else the
+  /// source directory of the CMake build tree holding it, else the tree
+  /// holding the file), and absolute outside any; so profiles from two
+  /// checkouts compare. A frame without symbol or line information reads
+  /// "libname.so+0xOFFSET". Slow: call it once, after the code under study.
   SiteProfile profile(std::string_view source_root = {}) const;
 
  private:
