@@ -361,7 +361,7 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
       std::vector<std::string> row{markdown ? markdown_code(table.cases[c]) : terminal_text(table.cases[c]),
                                    figure.label};
       for (std::size_t i = 0; i < values.size(); ++i) {
-        std::string cell = !values[i] ? "-" : figure.exact ? exact(*values[i]) : nanoseconds(*values[i]);
+        std::string cell = !values[i] ? "-" : figure.exact ? readable(*values[i]) : nanoseconds(*values[i]);
         if (changed == i) cell += " *";
         row.push_back(cell);
       }
