@@ -98,7 +98,6 @@ struct Loop {
 
 thread_local Loop loop;
 thread_local const State* explicitly_counted = nullptr;
-std::atomic<std::uint64_t> loops{0};
 std::atomic<bool> allocgate_main{false};
 
 // A loop left without FinishKeepRunning (a range-for left with break after
@@ -126,8 +125,6 @@ namespace allocgate::benchmark::detail {
 
 void set_explicitly_counted(const State* state) noexcept { explicitly_counted = state; }
 
-std::uint64_t loops_seen() noexcept { return loops.load(std::memory_order_relaxed); }
-
 void set_allocgate_main() noexcept { allocgate_main.store(true, std::memory_order_relaxed); }
 
 void set_counters(State& state, const AllocationStats& stats) {
@@ -153,7 +150,6 @@ void resume(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State12ResumeTimingEv");
 void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_WRAP("_ZN9benchmark10InitializeEPiPPcPFvvE");
 
 void start(State* state) {
-  loops.fetch_add(1, std::memory_order_relaxed);
   Loop& l = loop;
   if (l.state != nullptr) close(l);
   const bool counted = explicitly_counted != state;

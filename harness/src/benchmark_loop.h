@@ -38,10 +38,6 @@ void set_explicitly_counted(const ::benchmark::State* state) noexcept;
 /// Sets allocs/op, bytes/op (per iteration) and peak_bytes on the state.
 void set_counters(::benchmark::State& state, const AllocationStats& stats);
 
-/// Loops the wrapped entry points have seen begin, over the process: 0 after
-/// benchmarks ran means the link did not wrap them.
-std::uint64_t loops_seen() noexcept;
-
 /// allocgate::benchmark_main's main() is the one running: the wrapped
 /// Initialize leaves its flags and context to it.
 void set_allocgate_main() noexcept;

@@ -136,4 +136,16 @@ TEST_F(ZeroCode, AReportFromAnotherMainIsRefusedNamingTheCause) {
       << gate.output;
 }
 
+// A benchmark whose loop is in a shared library cannot be counted: said, with
+// the cause, and the run fails rather than pass without its figures.
+TEST_F(ZeroCode, ABenchmarkInASharedLibraryIsNamedAsUncounted) {
+  const Result r = run(std::string(ZERO_CODE_BENCH_LIBRARY) + " --benchmark_filter='BM_InALibrary|BM_vector_push_back'");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("allocgate: BM_InALibrary/iterations:10 reports no allocation counters: its loop is in a "
+                          "shared library or plugin"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("allocgate: BM_vector_push_back reports no"), std::string::npos) << r.output;
+}
+
 }  // namespace
