@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev  # the allocgate command's JSON and command line
   libsimdjson-dev                  # reading reports and bounds files
   libsqlite3-dev                   # allocgate history
+  libre2-dev                       # --filter's regular expressions
   libssl-dev                       # SHA-256 of workload outputs
   libxml2-dev                      # parsing the XML workload's output in tests
   libdw-dev pkg-config             # symbolizing captured call sites

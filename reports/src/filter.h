@@ -1,13 +1,33 @@
-// `--filter`, as `run` and `history` read it.
+// `--filter`, as `run` and `history` read it: an RE2 regular expression,
+// searched in case names. RE2 runs in time linear in the name and in bounded
+// memory whatever the pattern, so neither a name of any length (a shared
+// history may hold one) nor a pattern like '(a+)+$' can crash or stall it.
 #pragma once
 
-#include <regex>
+#include <memory>
 #include <string>
+#include <string_view>
+
+namespace re2 {
+class RE2;
+}
 
 namespace allocgate::reports {
 
-/// The ECMAScript regex a --filter gives, searched in case names; an empty
-/// filter matches every name. Throws InputError when it is not a regex.
-std::regex filter_regex(const std::string& filter);
+class NameFilter {
+ public:
+  /// Throws InputError naming the pattern and what is wrong with it. An
+  /// empty pattern matches every name.
+  explicit NameFilter(const std::string& pattern);
+  ~NameFilter();
+  NameFilter(NameFilter&&) noexcept;
+  NameFilter& operator=(NameFilter&&) noexcept;
+
+  /// Whether the pattern matches anywhere in the name.
+  bool matches(std::string_view name) const;
+
+ private:
+  std::unique_ptr<re2::RE2> re_;  // null: matches every name
+};
 
 }  // namespace allocgate::reports

@@ -1,7 +1,11 @@
 #include "heaptrack.h"
 
 #include <filesystem>
-#include <regex>
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <sstream>
 
 #include "input_error.h"
@@ -9,23 +13,53 @@
 
 namespace allocgate::reports {
 
+namespace {
+
+// The whole count at the start of `text`; nullopt unless digits start it.
+std::optional<std::uint64_t> leading_count(std::string_view text, std::size_t* used = nullptr) {
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end == text.data()) return std::nullopt;
+  if (used != nullptr) *used = static_cast<std::size_t>(end - text.data());
+  return value;
+}
+
+// What follows `prefix` at the start of `line`, or nullopt.
+std::optional<std::string_view> after(std::string_view line, std::string_view prefix) {
+  if (line.substr(0, prefix.size()) != prefix) return std::nullopt;
+  return line.substr(prefix.size());
+}
+
+// "N calls to allocation functions with PEAK peak consumption from": N and PEAK.
+std::optional<std::pair<std::uint64_t, std::string>> allocator_header(std::string_view line) {
+  std::size_t used = 0;
+  const auto calls = leading_count(line, &used);
+  if (!calls) return std::nullopt;
+  const auto rest = after(line.substr(used), " calls to allocation functions with ");
+  constexpr std::string_view kTail = " peak consumption from";
+  if (!rest || rest->size() <= kTail.size() || rest->substr(rest->size() - kTail.size()) != kTail) return std::nullopt;
+  const std::string_view peak = rest->substr(0, rest->size() - kTail.size());
+  if (peak.find(' ') != std::string_view::npos) return std::nullopt;
+  return std::make_pair(*calls, std::string(peak));
+}
+
+}  // namespace
+
+// Plain prefix matching, line by line: heaptrack_print's text is read like
+// any file's, in time linear in its length.
 HeaptrackSummary parse_heaptrack_print(const std::string& text) {
   HeaptrackSummary summary;
-  static const std::regex calls(R"(^calls to allocation functions: (\d+))");
-  static const std::regex temporary(R"(^temporary memory allocations: (\d+))");
-  static const std::regex peak(R"(^peak heap memory consumption: (\S+))");
-  static const std::regex allocator(R"(^(\d+) calls to allocation functions with (\S+) peak consumption from$)");
   std::istringstream lines(text);
   bool in_allocators = false;
-  std::smatch m;
   for (std::string line; std::getline(lines, line);) {
     if (line == "MOST CALLS TO ALLOCATION FUNCTIONS") in_allocators = true;
     if (line.rfind("PEAK MEMORY CONSUMERS", 0) == 0 || line.rfind("MOST TEMPORARY", 0) == 0) in_allocators = false;
-    if (std::regex_search(line, m, calls)) summary.calls = std::stoull(m[1]);
-    if (std::regex_search(line, m, temporary)) summary.temporary = std::stoull(m[1]);
-    if (std::regex_search(line, m, peak)) summary.peak = m[1];
-    if (in_allocators && std::regex_match(line, m, allocator)) {
-      HeaptrackAllocator a{std::stoull(m[1]), m[2], {}, {}};
+    if (const auto v = after(line, "calls to allocation functions: ")) summary.calls = leading_count(*v).value_or(0);
+    if (const auto v = after(line, "temporary memory allocations: ")) summary.temporary = leading_count(*v).value_or(0);
+    if (const auto v = after(line, "peak heap memory consumption: ")) summary.peak = std::string(v->substr(0, v->find(' ')));
+    if (!in_allocators) continue;
+    if (const auto header = allocator_header(line)) {
+      HeaptrackAllocator a{header->first, header->second, {}, {}};
       if (std::getline(lines, line)) a.function = line;
       if (std::getline(lines, line)) {
         const auto at = line.find("  at ");

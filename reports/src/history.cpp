@@ -6,7 +6,6 @@
 #include <chrono>
 #include <map>
 #include <ostream>
-#include <regex>
 #include <stdexcept>
 #include <thread>
 
@@ -259,7 +258,7 @@ bool History::add(const Report& report, const RunKey& key) {
 }
 
 HistoryTable History::table(const std::string& filter, std::size_t last) const {
-  const std::regex pattern = filter_regex(filter);
+  const NameFilter pattern(filter);
   HistoryTable table;
   std::map<std::int64_t, std::size_t> column_of;  // run id -> column
   {
@@ -284,7 +283,7 @@ HistoryTable History::table(const std::string& filter, std::size_t last) const {
   Statement names(db_, "SELECT name FROM case_names ORDER BY name", source_);
   while (names.step()) {
     std::string name = names.text(0);
-    if (std::regex_search(name, pattern)) table.cases.push_back(std::move(name));
+    if (pattern.matches(name)) table.cases.push_back(std::move(name));
   }
   Statement figures(db_,
                     "SELECT run_id, allocs_per_op, bytes_per_op, ns_median, ns_min, ns_max FROM figures "

@@ -64,7 +64,7 @@ class History {
   bool add(const Report& report, const RunKey& key);
 
   /// The last `last` runs (0: all), oldest first, of the cases whose name
-  /// matches the ECMAScript regex `filter` (empty: all).
+  /// matches the RE2 regular expression `filter` (empty: all).
   HistoryTable table(const std::string& filter, std::size_t last) const;
 
   int schema_version() const;

@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   std::string run_out;
   CLI::App* run = app.add_subcommand("run", "Run the cases, print the tables, write the JSON report");
-  run->add_option("--filter", run_options.filter, "Only cases whose name matches this regex");
+  run->add_option("--filter", run_options.filter, "Only cases whose name matches this RE2 regular expression");
   run->add_option("--out", run_out, "Write the JSON report here (atomically)");
   run->add_option("--repetitions", run_options.repetitions, "Timed repetitions per case")
       ->check(CLI::Range(1, 1000))
@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
   std::size_t history_last = 10;
   bool history_markdown = false;
   CLI::App* history_show = history->add_subcommand("show", "Cases by commits: allocs/op, bytes/op and time");
-  history_show->add_option("--filter", history_filter, "Only cases whose name matches this regex");
+  history_show->add_option("--filter", history_filter, "Only cases whose name matches this RE2 regular expression");
   history_show->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
   history_show->add_flag("--markdown", history_markdown, "Print markdown");
 
@@ -190,7 +190,7 @@ int main(int argc, char** argv) {
   bool chart_html = false;
   history_chart->add_flag("--html", chart_html, "The page is HTML (the one format)")->required();
   history_chart->add_option("--out", chart_out, "Write the page here (atomically); - for stdout")->required();
-  history_chart->add_option("--filter", history_filter, "Only cases whose name matches this regex");
+  history_chart->add_option("--filter", history_filter, "Only cases whose name matches this RE2 regular expression");
   history_chart->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
 
   std::string profile_case_name, heaptrack_out;

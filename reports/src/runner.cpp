@@ -5,7 +5,6 @@
 #include <map>
 #include <optional>
 #include <ostream>
-#include <regex>
 
 #include "allocgate/measure.h"
 #include "allocgate/report_keys.h"
@@ -26,10 +25,10 @@ using allocgate::workloads::Workload;
 using Clock = std::chrono::steady_clock;
 
 std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard& shard) {
-  const std::regex pattern = filter_regex(filter);
+  const NameFilter pattern(filter);
   std::vector<const CaseRef*> cases;
   for (const CaseRef& c : all_cases()) {
-    if (std::regex_search(c.name, pattern)) cases.push_back(&c);
+    if (pattern.matches(c.name)) cases.push_back(&c);
   }
   if (cases.empty()) throw InputError("--filter '" + filter + "' matches no case");
   const auto total = static_cast<std::size_t>(cases.size());

@@ -26,7 +26,7 @@ struct Shard {
 Shard parse_shard(std::string_view text, const std::string& what);
 
 struct RunOptions {
-  std::string filter;           ///< ECMAScript regex searched in case names; empty: all
+  std::string filter;           ///< RE2 regular expression searched in case names; empty: all
   int repetitions = 3;          ///< timed repetitions per case (median, min, max)
   double min_time = 0.1;        ///< seconds per repetition
   int counted_runs = 5;         ///< operations counted after the warm-up

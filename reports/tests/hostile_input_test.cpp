@@ -243,3 +243,35 @@ TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
 }
 
 }  // namespace
+
+namespace {
+
+// A report whose one case has this name.
+std::string report_named(const std::string& name) {
+  return R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"}, "benchmarks": [{"name": ")" +
+         name + R"(", "workload": "w", "variant": "v", "allocs_per_op": 2}]})";
+}
+
+// A regular expression from the user runs in linear time (RE2): a name of any
+// length, which a shared history may hold, cannot overflow a stack, and a
+// pattern that backtracks exponentially in a backtracking engine returns at once.
+TEST_F(HostileInput, FiltersRunInLinearTimeOnNamesOfAnyLength) {
+  const std::string db = path("history.db");
+  const std::string long_name = "log_report/" + std::string(200000, 'a');
+  const Result added =
+      run(kAllocgate + " history --db " + db + " add --commit c1 --date 2026-01-01 " + write("long.json", report_named(long_name)));
+  ASSERT_EQ(added.code, 0) << added.output.substr(0, 300);
+  for (const char* filter : {"log_report/.*", "(a+)+$", "^(a|aa)*b$"}) {
+    const Result show = run("timeout 60 " + kAllocgate + " history --db " + db + " show --filter '" + filter + "'");
+    EXPECT_EQ(show.code, 0) << filter << "\n" << show.output.substr(0, 300);
+  }
+  const Result shown = run("timeout 60 " + kAllocgate + " history --db " + db + " show --filter 'log_report/a{100}'");
+  EXPECT_NE(shown.output.find("log_report/aaaa"), std::string::npos) << shown.output.substr(0, 300);
+  const Result none = run("timeout 60 " + kAllocgate + " run --no-timing --filter '(x+x+)+y'");
+  EXPECT_EQ(none.code, 2) << none.output;
+  EXPECT_NE(none.output.find("matches no case"), std::string::npos) << none.output;
+  expect_bad_input({"run --no-timing --filter '('"},
+                   "--filter '(' is not a regular expression (RE2 syntax): missing ) or unexpected )");
+}
+
+}  // namespace
