@@ -8,6 +8,9 @@
 #include <ostream>
 #include <stdexcept>
 #include <thread>
+#include <utility>
+
+#include <unistd.h>
 
 #include "allocgate/report_keys.h"
 #include "escape.h"
@@ -108,8 +111,15 @@ class Statement {
 [[noreturn]] void fail(sqlite3* db, int rc, const std::string& source, const std::string& what) {
   const std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
   const int primary = rc & 0xff;
-  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) {
+  // A table or column missing from a database whose schema version says it
+  // has them: damaged by hand, not by allocgate.
+  const bool damaged_schema = primary == SQLITE_ERROR && (message.rfind("no such table", 0) == 0 ||
+                                                          message.rfind("no such column", 0) == 0);
+  if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || damaged_schema) {
     throw InputError(source + ": not a usable history database (" + message + ")");
+  }
+  if (primary == SQLITE_FULL || primary == SQLITE_IOERR) {
+    throw InputError(source + ": cannot write: " + message + "; nothing of this run was recorded");
   }
   if (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM) {
     throw InputError(source + ": cannot open: " + message);
@@ -187,8 +197,76 @@ RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std
   return key;
 }
 
-History::History(const std::filesystem::path& file) : source_(file.string()) {
-  const int rc = sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+namespace {
+
+// The application id and whether the file has tables, read in one
+// transaction: a database another job is creating reads as either empty or
+// whole, never as tables without allocgate's id.
+std::pair<std::int64_t, bool> identity(sqlite3* db, const std::string& source) {
+  exec(db, "BEGIN", source);
+  try {
+    const std::int64_t application = pragma(db, "PRAGMA application_id", source);
+    const bool tables = pragma(db, "SELECT count(*) FROM sqlite_master", source) != 0;
+    exec(db, "COMMIT", source);
+    return {application, tables};
+  } catch (...) {
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void check_identity(std::int64_t application, bool tables, const std::string& source) {
+  if (application != kApplicationId && (application != 0 || tables)) {
+    throw InputError(source + ": not an allocgate history database (another program's SQLite file)");
+  }
+}
+
+void check_version(std::int64_t version, const std::string& source) {
+  if (version > History::kSchemaVersion) {
+    throw InputError(source + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
+                     std::to_string(History::kSchemaVersion) + "); use a newer allocgate");
+  }
+  if (version < 0) {
+    throw InputError(source + ": not a usable history database (schema version " + std::to_string(version) + ")");
+  }
+}
+
+// A file: URI for sqlite3_open_v2, its path's reserved characters escaped.
+std::string uri_of(const std::string& path, bool immutable) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '?' || c == '#' || c == '%') {
+      static const char* const kHex = "0123456789ABCDEF";
+      uri += '%';
+      uri += kHex[static_cast<unsigned char>(c) >> 4];
+      uri += kHex[static_cast<unsigned char>(c) & 0xf];
+    } else {
+      uri += c;
+    }
+  }
+  return uri + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+}
+
+}  // namespace
+
+History::History(const std::filesystem::path& file, Access access) : source_(file.string()) {
+  const bool reader = access == Access::read;
+  std::error_code error;
+  const auto status = std::filesystem::status(file, error);
+  if (std::filesystem::is_directory(status)) throw InputError(source_ + ": is a directory, not a history database");
+  if (reader && !std::filesystem::exists(status)) throw InputError(source_ + ": no such history database");
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    throw InputError(source_ + ": not a regular file");
+  }
+  // A reader opens the file read-only; one it may not write, as immutable:
+  // SQLite then creates no -wal or -shm beside it, which would carry the
+  // file's read-only mode and refuse every later writer.
+  const bool read_only_file = ::access(source_.c_str(), W_OK) != 0 ||
+                              (status.permissions() & std::filesystem::perms::owner_write) == std::filesystem::perms::none;
+  const int rc =
+      reader ? sqlite3_open_v2(uri_of(source_, read_only_file).c_str(), &db_,
+                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+             : sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -199,10 +277,16 @@ History::History(const std::filesystem::path& file) : source_(file.string()) {
     sqlite3_busy_timeout(db_, 30000);  // another writer holds the lock: wait for it
     sqlite3_extended_result_codes(db_, 1);
     // Refused before anything is written to it.
-    const std::int64_t application = pragma(db_, "PRAGMA application_id", source_);
-    const std::int64_t tables = pragma(db_, "SELECT count(*) FROM sqlite_master", source_);
-    if (application != kApplicationId && (application != 0 || tables != 0)) {
-      throw InputError(source_ + ": not an allocgate history database (another program's SQLite file)");
+    const auto [application, tables] = identity(db_, source_);
+    check_identity(application, tables, source_);
+    if (reader) {
+      const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
+      check_version(version, source_);
+      if (version < kSchemaVersion) {
+        throw InputError(source_ + ": history schema " + std::to_string(version) +
+                         " is older than this allocgate's; `allocgate history add` upgrades it");
+      }
+      return;
     }
     set_wal(db_, source_);
     // In WAL mode NORMAL loses no commit when the process is killed (only on
@@ -211,11 +295,11 @@ History::History(const std::filesystem::path& file) : source_(file.string()) {
     exec(db_, "PRAGMA mmap_size=268435456", source_);  // reads without a system call per page
     exec(db_, "PRAGMA foreign_keys=ON", source_);
     Transaction migrate(db_, source_);
-    const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);  // read under the lock
-    if (version > kSchemaVersion) {
-      throw InputError(source_ + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
-                       std::to_string(kSchemaVersion) + "); use a newer allocgate");
-    }
+    // Under the write lock, again: another job may have created it since.
+    check_identity(pragma(db_, "PRAGMA application_id", source_),
+                   pragma(db_, "SELECT count(*) FROM sqlite_master", source_) != 0, source_);
+    const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
+    check_version(version, source_);
     for (auto v = version; v < kSchemaVersion; ++v) exec(db_, kMigrations[v], source_);
     if (version < kSchemaVersion) {
       exec(db_, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), source_);
@@ -224,6 +308,7 @@ History::History(const std::filesystem::path& file) : source_(file.string()) {
     migrate.commit();
   } catch (...) {
     sqlite3_close(db_);
+    db_ = nullptr;
     throw;
   }
 }

@@ -49,13 +49,19 @@ struct HistoryTable {
 /// An open history database: created when missing, migrated when older,
 /// refused (InputError) when newer, foreign or corrupt. Writes are
 /// transactions in WAL mode with a busy timeout, so concurrent writers all
-/// land and a writer killed at any moment loses nothing committed before.
+/// land (several creating the same new database among them) and a writer
+/// killed at any moment loses nothing committed before.
 class History {
  public:
   /// The schema this allocgate writes; opening an older one migrates it.
   static constexpr int kSchemaVersion = 2;
 
-  explicit History(const std::filesystem::path& file);
+  /// A reader neither creates, migrates nor writes the database, and leaves
+  /// no file beside it that could change what a writer can do (on a
+  /// database it may not write, not even SQLite's -wal and -shm).
+  enum class Access { write, read };
+
+  explicit History(const std::filesystem::path& file, Access access = Access::write);
   ~History();
   History(const History&) = delete;
   History& operator=(const History&) = delete;

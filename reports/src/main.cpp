@@ -268,7 +268,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*history) {
-      History db(history_db);
+      History db(history_db, *history_add ? History::Access::write : History::Access::read);
       if (*history_add) {
         for (const std::string& file : history_reports) {
           const Report report = read_report_saying_source(file);

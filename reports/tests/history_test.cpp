@@ -244,3 +244,77 @@ TEST(RunKey, ComesFromTheContextUnlessOverridden) {
 }
 
 }  // namespace
+
+namespace {
+
+class HistoryFiles : public allocgate::reports::testing::ScratchDirTest {};
+
+// A schema version no allocgate wrote, a table gone, a directory: one line,
+// bad input, and nothing read out of bounds.
+TEST_F(HistoryFiles, ADamagedSchemaIsBadInput) {
+  const std::string negative = path("negative.db");
+  { History db(negative); }
+  sql(negative, "PRAGMA user_version = -1");
+  EXPECT_EQ(error_of(negative), negative + ": not a usable history database (schema version -1)");
+
+  const std::string missing = path("missing.db");
+  {
+    History db(missing);
+    const Report r = report_of({{"a/x/1", 3}});
+    db.add(r, key_of(r));
+  }
+  sql(missing, "DROP TABLE case_names");
+  const auto show = [](const std::string& file) {
+    try {
+      History(file, History::Access::read).table("", 0);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read)");
+  };
+  EXPECT_EQ(show(missing), missing + ": not a usable history database (no such table: case_names)");
+  EXPECT_EQ(show(path("absent.db")), path("absent.db") + ": no such history database");
+  EXPECT_EQ(error_of(dir_.string()), dir_.string() + ": is a directory, not a history database");
+}
+
+// A reader of a database it may not write leaves nothing beside it: SQLite's
+// -wal and -shm would carry the file's read-only mode and refuse every later
+// writer. (As root too: the mode, not the permission check, decides.)
+TEST_F(HistoryFiles, AReaderOfAReadOnlyDatabaseLeavesNoFileBehind) {
+  const std::string file = path("h.db");
+  {
+    History db(file);
+    const Report r = report_of({{"a/x/1", 3}});
+    db.add(r, key_of(r));
+  }
+  ASSERT_FALSE(std::filesystem::exists(file + "-wal"));
+  std::filesystem::permissions(file, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+  EXPECT_EQ(History(file, History::Access::read).table("", 0).runs.size(), 1u);
+  EXPECT_FALSE(std::filesystem::exists(file + "-wal"));
+  EXPECT_FALSE(std::filesystem::exists(file + "-shm"));
+  std::filesystem::permissions(file, std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  History db(file);
+  const Report r = report_of({{"a/x/1", 4}}, "c2");
+  EXPECT_TRUE(db.add(r, key_of(r)));
+}
+
+// Several jobs adding to a history that does not exist yet: each creates the
+// schema or waits for the one that does, and every run lands.
+TEST_F(HistoryFiles, WritersCreatingANewDatabaseAtOnceAllLand) {
+  const std::string bin = ALLOCGATE_BIN;
+  for (int round = 0; round < 10; ++round) {
+    const std::string db = path(std::to_string(round) + ".db");
+    std::string command;
+    for (int i = 0; i < 8; ++i) {
+      const std::string report = path(std::to_string(i) + ".report.json");
+      std::ofstream(report) << R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc",
+        "git_commit": "c)" << i << R"(", "date": "2026-12-01"}, "benchmarks": [{"name": "w/v/1", "allocs_per_op": 1}]})";
+      command += bin + " history --db " + db + " add " + report + " > /dev/null 2>" + report + ".err & ";
+    }
+    const auto done = allocgate::reports::testing::run(command + "wait; cat " + path("*.report.json.err"));
+    EXPECT_EQ(done.output, "") << "round " << round;
+    EXPECT_EQ(History(db, History::Access::read).table("", 0).runs.size(), 8u) << "round " << round;
+  }
+}
+
+}  // namespace
