@@ -275,3 +275,31 @@ TEST_F(HostileInput, FiltersRunInLinearTimeOnNamesOfAnyLength) {
 }
 
 }  // namespace
+
+namespace {
+
+// A disk that fills during `history add` (here: a file size limit, its signal
+// ignored, so writes fail as on a full disk): one line, exit 2, and the
+// database as it was.
+TEST_F(HostileInput, AFullDiskDuringHistoryAddIsOneLineAndLosesNothing) {
+  const std::string db = path("history.db");
+  ASSERT_EQ(run(kAllocgate + " history --db " + db + " add --commit c0 --date d " + report_).code, 0);
+  std::string cases;
+  for (int i = 0; i < 3000; ++i) {
+    cases += std::string(i ? "," : "") + R"({"name": "w/v/)" + std::to_string(i) + R"(", "allocs_per_op": 1})";
+  }
+  const std::string big = write("big.json", R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"},
+    "benchmarks": [)" + cases + "]}");
+  const Result full = run("bash -c 'trap \"\" XFSZ; ulimit -f 64; exec " + kAllocgate + " history --db " + db +
+                          " add --commit c1 --date d " + big + "'");
+  EXPECT_EQ(full.code, 2) << full.output;
+  EXPECT_NE(full.output.find(": cannot write: "), std::string::npos) << full.output;
+  EXPECT_NE(full.output.find("nothing of this run was recorded"), std::string::npos) << full.output;
+  EXPECT_EQ(full.output.find('\n'), full.output.size() - 1) << full.output;
+  const Result show = run(kAllocgate + " history --db " + db + " show");
+  EXPECT_EQ(show.code, 0) << show.output;
+  EXPECT_NE(show.output.find("c0"), std::string::npos) << show.output;
+  EXPECT_EQ(show.output.find("c1"), std::string::npos) << show.output;
+}
+
+}  // namespace
