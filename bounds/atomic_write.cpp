@@ -65,11 +65,11 @@ void take_attributes(int fd, const struct stat* existing, const fs::path& file) 
 }
 
 // The temporary's name, hidden beside the target (rename stays on one file
-// system): ".bounds.json.XXXXXX".
+// system), and tagged as allocgate's: ".bounds.json.allocgate-XXXXXX".
 std::string temporary_name(const fs::path& target) {
   std::string name = ".";  // appended: GCC 12 warns falsely (-Wrestrict) on "." + string
   name += target.filename().string();
-  name += ".XXXXXX";
+  name += ".allocgate-XXXXXX";
   return name;
 }
 
@@ -154,17 +154,26 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view t
   if (directory.fd >= 0) ::fsync(directory.fd);
 }
 
-void remove_stale_temporaries(const std::filesystem::path& file) {
+void remove_stale_temporaries(const std::filesystem::path& file,
+                              const std::function<bool(const std::filesystem::path&)>& ours) {
   const fs::path target = replaced_file(file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
   const std::string pattern = temporary_name(target);
   const std::string_view prefix = std::string_view(pattern).substr(0, pattern.size() - 6);
+  static constexpr std::string_view kSuffixChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     const std::string name = entry.path().filename().string();
-    if (name.size() == pattern.size() && name.compare(0, prefix.size(), prefix) == 0 && entry.is_regular_file(error)) {
-      fs::remove(entry.path(), error);
+    if (name.size() != pattern.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.find_first_not_of(kSuffixChars, prefix.size()) != std::string::npos) {
+      continue;
     }
+    struct stat st {};
+    if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1 ||
+        st.st_uid != ::geteuid()) {
+      continue;
+    }
+    if (ours(entry.path())) fs::remove(entry.path(), error);
   }
 }
 

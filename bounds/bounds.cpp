@@ -146,7 +146,16 @@ class DirectoryLock {
 
 void update_bounds_file(const std::filesystem::path& file, const std::function<void(BoundsFile&)>& change) {
   const DirectoryLock lock(file);
-  remove_stale_temporaries(file);  // an updater killed mid-rename; none can run now
+  // An updater killed mid-rename; none can run now. Only a whole bounds file
+  // in allocgate's temporary's name is one.
+  remove_stale_temporaries(file, [](const std::filesystem::path& temporary) {
+    try {
+      read_bounds(temporary);
+      return true;
+    } catch (const InputError&) {
+      return false;
+    }
+  });
   std::error_code error;
   const bool exists = std::filesystem::exists(file, error);
   if (error) throw InputError(file.string() + ": cannot reach: " + error.message());

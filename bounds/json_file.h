@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -90,8 +91,13 @@ std::filesystem::path replaced_file(std::filesystem::path file);
 void write_file_atomically(const std::filesystem::path& file, std::string_view text);
 
 /// Removes the temporaries write_file_atomically(file, ...) left behind when
-/// killed in the instant between naming one and renaming it. Call only while
-/// no other writer of file can be running (under update_bounds_file's lock).
-void remove_stale_temporaries(const std::filesystem::path& file);
+/// killed in the instant between naming one and renaming it, and nothing that
+/// is not provably one: a regular file of the writer's, with one name, named
+/// as write_file_atomically names them (".NAME.allocgate-XXXXXX") and holding
+/// what `ours` recognises as that writer's complete output. A user's
+/// ".NAME.backup" or ".NAME.orig12" stays. Call only while no other writer of
+/// file can be running (under update_bounds_file's lock).
+void remove_stale_temporaries(const std::filesystem::path& file,
+                              const std::function<bool(const std::filesystem::path&)>& ours);
 
 }  // namespace allocgate::reports

@@ -132,4 +132,22 @@ TEST_F(BoundsUpdate, AnUpdaterKilledAnywhereLeavesTheOldFileOrTheNew) {
   EXPECT_EQ(leftovers({"bounds.json", "low.json", "high.json"}), std::vector<std::string>{});
 }
 
+// The sweep of a killed updater's temporaries leaves the user's own files,
+// whatever they hold, however like a temporary's their names.
+TEST_F(BoundsUpdate, TheSweepRemovesOnlyAllocgatesOwnTemporaries) {
+  const std::string bounds = (dir_ / "bounds.json").string();
+  const std::string low = write("low.json", report(3, 1));
+  ASSERT_EQ(wait_for(spawn({"diff", "--update", "--bounds", bounds, low})), 0);
+  const std::string content = slurp(bounds);
+  const std::vector<std::string> users = {".bounds.json.backup", ".bounds.json.orig12", ".bounds.json.abc123",
+                                          ".bounds.json.allocgate-notes"};
+  for (const std::string& name : users) std::ofstream(dir_ / name) << content;
+  std::ofstream(dir_ / ".bounds.json.allocgate-X1y2Z3") << content;  // a killed updater's
+  ASSERT_EQ(wait_for(spawn({"diff", "--update", "--bounds", bounds, low})), 0);
+  std::vector<std::string> expected{"bounds.json", "low.json"};
+  expected.insert(expected.end(), users.begin(), users.end());
+  EXPECT_EQ(leftovers(expected), std::vector<std::string>{});
+  for (const std::string& name : users) EXPECT_EQ(slurp(dir_ / name), content) << name;
+}
+
 }  // namespace

@@ -120,16 +120,29 @@ TEST_F(JsonFile, KeepsTheOwnerAndGroup) {
   EXPECT_EQ(st.st_gid, 8765u);
 }
 
+// Only what is provably a killed writer's temporary goes: its name, and
+// content its writer recognises. A user's files of any similar name stay.
 TEST_F(JsonFile, StaleTemporariesAreRemovedAndNothingElse) {
   const fs::path file = dir_ / "bounds.json";
   write_file_atomically(file, "x\n");
-  std::ofstream(dir_ / ".bounds.json.Ab3dE9") << "left by a killed writer";
-  std::ofstream(dir_ / ".bounds.json.keep") << "not one of ours";
-  std::ofstream(dir_ / ".other.json.Ab3dE9") << "another file's";
-  remove_stale_temporaries(file);
-  EXPECT_FALSE(fs::exists(dir_ / ".bounds.json.Ab3dE9"));
-  EXPECT_TRUE(fs::exists(dir_ / ".bounds.json.keep"));
-  EXPECT_TRUE(fs::exists(dir_ / ".other.json.Ab3dE9"));
+  const auto ours = [](const fs::path& p) { return slurp(p) == "whole output\n"; };
+  std::ofstream(dir_ / ".bounds.json.allocgate-Ab3dE9") << "whole output\n";
+  std::ofstream(dir_ / ".bounds.json.allocgate-Zz9zZ9") << "the user's, in our name";
+  std::ofstream(dir_ / ".bounds.json.Ab3dE9") << "whole output\n";  // an older pattern: a user's name now
+  std::ofstream(dir_ / ".bounds.json.backup") << "whole output\n";
+  std::ofstream(dir_ / ".bounds.json.orig12") << "whole output\n";
+  std::ofstream(dir_ / ".bounds.json.allocgate-Ab3d.9") << "whole output\n";
+  std::ofstream(dir_ / ".other.json.allocgate-Ab3dE9") << "whole output\n";
+  fs::create_directory(dir_ / ".bounds.json.allocgate-dir123");
+  std::ofstream(dir_ / "linked") << "whole output\n";
+  fs::create_hard_link(dir_ / "linked", dir_ / ".bounds.json.allocgate-Linked");
+  remove_stale_temporaries(file, ours);
+  EXPECT_FALSE(fs::exists(dir_ / ".bounds.json.allocgate-Ab3dE9"));
+  for (const char* kept : {".bounds.json.allocgate-Zz9zZ9", ".bounds.json.Ab3dE9", ".bounds.json.backup",
+                           ".bounds.json.orig12", ".bounds.json.allocgate-Ab3d.9", ".other.json.allocgate-Ab3dE9",
+                           ".bounds.json.allocgate-dir123", ".bounds.json.allocgate-Linked"}) {
+    EXPECT_TRUE(fs::exists(dir_ / kept)) << kept;
+  }
   EXPECT_EQ(slurp(file), "x\n");
 }
 
