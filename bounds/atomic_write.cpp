@@ -98,7 +98,30 @@ std::filesystem::path replaced_file(std::filesystem::path file) {
   fail(file, "cannot reach", ELOOP);
 }
 
+namespace {
+
+// A target that is not a file to replace: a terminal, /dev/null or a pipe is
+// written into as a shell's `>` would (renaming over /dev/null would replace
+// the system's); a directory, a block device or a socket is refused. False
+// when `file` is a regular file or absent: replace it.
+bool wrote_in_place(const fs::path& file, std::string_view text) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return false;
+  if (S_ISDIR(st.st_mode)) throw InputError(file.string() + ": is a directory");
+  if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+    throw InputError(file.string() + ": is " + (S_ISBLK(st.st_mode) ? "a block device" : "not a regular file") +
+                     ", which allocgate does not write");
+  }
+  const Descriptor out(::open(file.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
+  if (out.fd < 0) fail(file, "cannot write", errno);
+  write_all(out.fd, text, file);
+  return true;
+}
+
+}  // namespace
+
 void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
+  if (wrote_in_place(file, text)) return;
   const fs::path target = replaced_file(file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
   struct stat existing {};

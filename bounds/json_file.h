@@ -81,7 +81,9 @@ nlohmann::json json_number(double value);
 std::filesystem::path replaced_file(std::filesystem::path file);
 
 /// Writes text to a temporary file in file's directory, then renames it over
-/// file: a reader sees the old contents or the new, never a mix. A symlink is
+/// file: a reader sees the old contents or the new, never a mix. A character
+/// device or a FIFO (/dev/null, a terminal, a pipe) is written in place, never
+/// renamed over; a directory, a block device or a socket is refused. A symlink is
 /// written through (its target is replaced, the link kept); the new file keeps
 /// the old one's mode, owner and group. The temporary has no name while it is
 /// written (O_TMPFILE where the file system has it), so a process killed

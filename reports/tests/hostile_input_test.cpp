@@ -5,6 +5,8 @@
 // gets one line and exit 2; names are printed harmlessly.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <filesystem>
 #include <fstream>
@@ -300,6 +302,39 @@ TEST_F(HostileInput, AFullDiskDuringHistoryAddIsOneLineAndLosesNothing) {
   EXPECT_EQ(show.code, 0) << show.output;
   EXPECT_NE(show.output.find("c0"), std::string::npos) << show.output;
   EXPECT_EQ(show.output.find("c1"), std::string::npos) << show.output;
+}
+
+}  // namespace
+
+namespace {
+
+// --out onto what is not a file: /dev/null or a pipe is written into, never
+// renamed over (as root, renaming over /dev/null would replace the system's);
+// a directory or a block device is refused with one line.
+TEST_F(HostileInput, OutputOntoADeviceOrAPipeWritesIntoItAndNeverReplacesIt) {
+  const std::string fifo = path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const Result piped = run("cat " + fifo + " > " + path("read.txt") + " & " + kAllocgate + " table --out " + fifo +
+                           " " + report_ + "; wait");
+  EXPECT_EQ(piped.code, 0) << piped.output;
+  EXPECT_TRUE(fs::is_fifo(fifo));
+  std::ifstream read(path("read.txt"));
+  const std::string text((std::istreambuf_iterator<char>(read)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("| v | - | - | 2 |"), std::string::npos) << text;
+
+  if (::geteuid() == 0) {  // a character device of one's own, like /dev/null (1, 3)
+    const std::string null = path("null");
+    ASSERT_EQ(::mknod(null.c_str(), S_IFCHR | 0666, ::makedev(1, 3)), 0);
+    EXPECT_EQ(run(kAllocgate + " table --html --out " + null + " " + report_).code, 0);
+    EXPECT_TRUE(fs::is_character_file(null));
+    // A block device no disk answers to: refused before it is opened.
+    const std::string block = path("block");
+    ASSERT_EQ(::mknod(block.c_str(), S_IFBLK | 0600, ::makedev(259, 999)), 0);
+    expect_bad_input({"table --out " + block + " " + report_}, ": is a block device, which allocgate does not write");
+    EXPECT_TRUE(fs::is_block_file(block));
+  }
+  fs::create_directory(path("a-directory"));
+  expect_bad_input({"table --out " + path("a-directory") + " " + report_}, "a-directory: is a directory");
 }
 
 }  // namespace
