@@ -4,16 +4,18 @@
 
 #include "json_file.h"
 
+#include <fcntl.h>
 #include <simdjson.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "input_error.h"
@@ -177,29 +179,45 @@ JsonDocument parse_padded(std::string text, const std::string& source) {
   return JsonDocument(std::move(parser));
 }
 
-// The file's bytes, with room for simdjson's padding.
+// The file's bytes, with room for simdjson's padding, read through one
+// descriptor so that what is checked is what is read.
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError(file.string() + ": cannot read: " + std::strerror(errno));
+  const std::string name = file.string();
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(name + ": is a directory, not a JSON file");
+  const auto too_large = [&] {
+    return InputError(name + ": holds more than the " + std::to_string(kMaxJsonFileBytes >> 30) +
+                      " GiB a JSON file may have" + (S_ISREG(st.st_mode) ? "" : " (an input that does not end?)"));
+  };
+  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxJsonFileBytes) throw too_large();
   std::string text;
-  const std::streamoff size = in.tellg();
-  if (size > 0) {
-    // A regular file: read at once.
-    text.reserve(static_cast<std::size_t>(size) + simdjson::SIMDJSON_PADDING);
-    text.resize(static_cast<std::size_t>(size));
-    in.seekg(0);
-    in.read(text.data(), size);
-    if (in.gcount() != size) throw InputError(file.string() + ": cannot read (it changed while read)");
-  } else {
-    // A pipe or a special file: its size is not known ahead.
-    in.clear();
-    in.seekg(0);
-    std::ostringstream all;
-    all << in.rdbuf();
-    text = std::move(all).str();
-    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  // A regular file in one read of its size; a pipe or a device as it comes.
+  std::size_t want = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : std::size_t{1} << 16;
+  text.reserve(want + simdjson::SIMDJSON_PADDING);
+  for (;;) {
+    const std::size_t at = text.size();
+    text.resize(at + want);
+    const ssize_t n = ::read(fd, text.data() + at, want);
+    if (n < 0 && errno == EINTR) {
+      text.resize(at);
+      continue;
+    }
+    if (n < 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
+    text.resize(at + static_cast<std::size_t>(n));
+    if (n == 0) break;
+    if (text.size() > kMaxJsonFileBytes) throw too_large();
+    want = std::size_t{1} << 16;  // the string's capacity grows geometrically
   }
-  if (in.bad()) throw InputError(file.string() + ": cannot read");
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (std::string_view(text).substr(0, 3) == kByteOrderMark) text.erase(0, 3);
+  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   return text;
 }
 

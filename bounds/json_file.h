@@ -40,14 +40,21 @@ class JsonDocument {
 /// stack's frames); deeper documents are refused before anything recurses.
 inline constexpr int kMaxJsonDepth = 64;
 
+/// The most a JSON file may hold: a report of 300,000 cases is 156 MB. A
+/// larger file, or an input that never ends (/dev/zero, a pipe), is refused
+/// when it reaches this size, before memory runs out.
+inline constexpr std::size_t kMaxJsonFileBytes = std::size_t{1} << 30;
+
 /// Parses text that came from `source` (a file name for messages). Throws
 /// InputError when it is not JSON, nests deeper than kMaxJsonDepth, has a key
 /// twice in one object, or holds a NUL byte or another raw control character.
 /// Google Benchmark's non-finite figures (NaN, inf) are read as null.
 JsonDocument parse_document(std::string_view text, const std::string& source);
 
-/// parse_document on a file's content; also throws InputError
-/// "FILE: cannot read: ..." when the file cannot be read.
+/// parse_document on a file's content, less a UTF-8 byte order mark (RFC
+/// 8259 lets a reader ignore one); also throws InputError "FILE: ..." when
+/// the file cannot be read, is a directory, or holds more than
+/// kMaxJsonFileBytes.
 JsonDocument read_json_document(const std::filesystem::path& file);
 
 /// The same, as nlohmann::json: for small documents that are changed or

@@ -338,3 +338,40 @@ TEST_F(HostileInput, OutputOntoADeviceOrAPipeWritesIntoItAndNeverReplacesIt) {
 }
 
 }  // namespace
+
+namespace {
+
+// Inputs that are not a JSON file: a directory, an input that never ends,
+// one too large. One line each, exit 2, and memory bounded.
+TEST_F(HostileInput, ADirectoryOrAnEndlessInputIsOneLineNotAnInternalError) {
+  fs::create_directory(path("a-directory"));
+  expect_bad_input(readers_of(path("a-directory")), "a-directory: is a directory, not a JSON file");
+  expect_bad_input({"diff --bounds " + path("a-directory") + " " + report_,
+                    "merge " + report_ + " " + path("a-directory") + " --out -"},
+                   "a-directory: is a directory, not a JSON file");
+  // /dev/zero reads forever: refused at the limit, with 3 GiB of address
+  // space (not under AddressSanitizer, whose shadow memory alone needs more).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  const std::string limit;
+#else
+  const std::string limit = "ulimit -v 3145728; ";
+#endif
+  const Result endless = run("bash -c '" + limit + "exec " + kAllocgate + " table /dev/zero'");
+  EXPECT_EQ(endless.code, 2) << endless.output.substr(0, 300);
+  EXPECT_NE(endless.output.find("/dev/zero: holds more than the 1 GiB a JSON file may have (an input that does not "
+                                "end?)"),
+            std::string::npos)
+      << endless.output.substr(0, 300);
+}
+
+// RFC 8259 lets a reader ignore a byte order mark; editors on some systems
+// write one.
+TEST_F(HostileInput, AByteOrderMarkIsIgnored) {
+  const std::string marked = write("marked.json", "\xEF\xBB\xBF" + report(""));
+  const Result gate = run(kAllocgate + " diff --bounds " + bounds_ + " " + marked);
+  EXPECT_EQ(gate.code, 0) << gate.output;
+  const std::string marked_bounds = write("marked-bounds.json", "\xEF\xBB\xBF" + kBounds);
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + marked_bounds + " " + report_).code, 0);
+}
+
+}  // namespace
