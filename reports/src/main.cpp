@@ -2,10 +2,14 @@
 // bounds, compare two reports, render tables.
 //
 // Exit codes: 0 success; 1 the gate found a regression; 2 bad input or usage;
-// 3 a failure of allocgate itself (a workload that throws, a benchmark error).
+// 3 a failure of allocgate itself (a workload that throws, a benchmark error);
+// 4 its output could not be written (a full disk, a closed pipe, /dev/full).
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,6 +40,7 @@ using namespace allocgate::reports;
 constexpr int kRegression = 1;
 constexpr int kBadInput = 2;
 constexpr int kInternal = 3;
+constexpr int kOutputFailed = 4;
 
 std::string report_toolchain(const Report& report, const std::string& override_key, const std::string& source) {
   if (!override_key.empty()) {
@@ -130,8 +135,12 @@ void write_output(const std::string& file, const std::string& text) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int run_command(int argc, char** argv) {
   CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
+  // A usage error in one line, as every other error.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "allocgate: " + terminal_text(e.what()) + " (see allocgate --help)\n";
+  });
   // The toolchain key too: the section of a bounds file this build's counts belong to.
   app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
   app.require_subcommand(1);
@@ -156,7 +165,8 @@ int main(int argc, char** argv) {
   run->add_flag("--no-timing", no_timing, "Count allocations and hash outputs only");
   run->add_flag("--sites", run_options.sites, "Also record each case's top allocation sites (for diff and compare)");
   std::string shard;
-  run->add_option("--shard", shard, "Only the I-th of N parts of the cases, e.g. 2/4 (join them with merge)");
+  CLI::Option* shard_option =
+      run->add_option("--shard", shard, "Only the I-th of N parts of the cases, e.g. 2/4 (join them with merge)");
 
   std::vector<std::string> merge_inputs;
   std::string merge_out;
@@ -182,7 +192,9 @@ int main(int argc, char** argv) {
   bool history_markdown = false;
   CLI::App* history_show = history->add_subcommand("show", "Cases by commits: allocs/op, bytes/op and time");
   history_show->add_option("--filter", history_filter, "Only cases whose name matches this RE2 regular expression");
-  history_show->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
+  history_show->add_option("--last", history_last, "The last N runs (0: all)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40))
+      ->capture_default_str();
   history_show->add_flag("--markdown", history_markdown, "Print markdown");
 
   std::string chart_out;
@@ -191,7 +203,12 @@ int main(int argc, char** argv) {
   history_chart->add_flag("--html", chart_html, "The page is HTML (the one format)")->required();
   history_chart->add_option("--out", chart_out, "Write the page here (atomically); - for stdout")->required();
   history_chart->add_option("--filter", history_filter, "Only cases whose name matches this RE2 regular expression");
-  history_chart->add_option("--last", history_last, "The last N runs (0: all)")->capture_default_str();
+  history_chart->add_option("--last", history_last, "The last N runs (0: all)")
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40))
+      ->capture_default_str();
+  // Options of `history` after its subcommand too (`history add --db h.db`),
+  // as git's and cargo's users type them.
+  for (CLI::App* sub : {history_add, history_show, history_chart}) sub->fallthrough();
 
   std::string profile_case_name, heaptrack_out;
   bool heaptrack = false;
@@ -255,7 +272,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*run) {
-      if (!shard.empty()) run_options.shard = parse_shard(shard, "--shard");
+      if (shard_option->count() > 0) run_options.shard = parse_shard(shard, "--shard");  // "" too: not I/N
       const bool untimed = !no_timing && !timing_available();
       run_options.time = !no_timing && !untimed;
       const Report report = run_cases(run_options, std::cerr);
@@ -339,4 +356,19 @@ int main(int argc, char** argv) {
     return kInternal;
   }
   return kBadInput;
+}
+
+// What was printed reached its destination, or the exit code says it did not:
+// a gate whose table was lost is not a pass (coreutils check the same).
+int main(int argc, char** argv) {
+  const int code = run_command(argc, argv);
+  errno = 0;  // the flush's error, if any, is the one to name
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    const int error = errno;
+    std::cerr << "allocgate: cannot write to standard output" << (error != 0 ? ": " : "")
+              << (error != 0 ? std::strerror(error) : "") << "\n";
+    return kOutputFailed;
+  }
+  return code;
 }

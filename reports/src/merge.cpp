@@ -1,6 +1,7 @@
 #include "merge.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -32,22 +33,25 @@ void order_shards(std::vector<NamedReport>& reports) {
     if (!shards[i]) throw InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
   }
   const int count = shards[0]->count;
-  std::vector<const std::string*> seen(static_cast<std::size_t>(count), nullptr);
+  // By index, as given: nothing the size of N is made, and N, read from a
+  // file, may be 2147483647.
+  std::map<int, const std::string*> seen;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (shards[i]->count != count) {
       throw InputError(reports[i].source + " is shard " + shards[i]->text() + ", but " + reports[0].source +
                        " is one of " + std::to_string(count));
     }
-    const std::string*& first = seen[static_cast<std::size_t>(shards[i]->index - 1)];
-    if (first != nullptr) {
-      throw InputError(reports[i].source + " and " + *first + " are both shard " + shards[i]->text());
-    }
-    first = &reports[i].source;
+    const auto [it, added] = seen.try_emplace(shards[i]->index, &reports[i].source);
+    if (!added) throw InputError(reports[i].source + " and " + *it->second + " are both shard " + shards[i]->text());
   }
-  for (int i = 0; i < count; ++i) {
-    if (seen[static_cast<std::size_t>(i)] == nullptr) {
-      throw InputError("shard " + Shard{i + 1, count}.text() + " is missing: the merged report would not be whole");
-    }
+  // Each index once, all at most N: whole exactly when they are 1..M with M = N.
+  int expected = 1;
+  for (const auto& [index, source] : seen) {
+    if (index != expected) break;
+    ++expected;
+  }
+  if (expected <= count) {
+    throw InputError("shard " + Shard{expected, count}.text() + " is missing: the merged report would not be whole");
   }
   std::vector<NamedReport> ordered(reports.size());
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -71,6 +75,21 @@ Report merge_reports(std::vector<NamedReport> reports) {
     if (r.report.toolchain() != toolchain) {
       throw InputError(r.source + " was run with toolchain " + r.report.toolchain() + ", " + reports[0].source +
                        " with " + toolchain + ": their counts cannot be gated together");
+    }
+  }
+  // The shards of one run come from one build of one commit.
+  if (reports.size() > 1 && shard_of(reports[0])) {
+    for (const char* key : {k::kGitCommit, k::kExecutable}) {
+      const auto value = [&](const NamedReport& r) {
+        const auto it = r.report.context.find(key);
+        return it != r.report.context.end() && it->is_string() ? it->get<std::string>() : std::string("(none)");
+      };
+      for (const NamedReport& r : reports) {
+        if (value(r) != value(reports[0])) {
+          throw InputError(r.source + " has " + key + " " + value(r) + ", " + reports[0].source + " " +
+                           value(reports[0]) + ": shards of one run share their commit and executable");
+        }
+      }
     }
   }
 

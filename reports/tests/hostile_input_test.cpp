@@ -375,3 +375,53 @@ TEST_F(HostileInput, AByteOrderMarkIsIgnored) {
 }
 
 }  // namespace
+
+namespace {
+
+// A report in allocgate's shape that is shard `shard` of a run of `commit`.
+std::string shard_report(const std::string& shard, const std::string& commit, const std::string& name) {
+  return R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc", "allocgate_shard": ")" + shard +
+         R"(", "git_commit": ")" + commit + R"(", "executable": "/bin/allocgate"}, "benchmarks": [{"name": ")" + name +
+         R"(", "allocs_per_op": 1}]})";
+}
+
+// The command line: usage errors in one line, counts that cannot be, shards
+// that are not one run's, and a parent's options after its subcommand.
+TEST_F(HostileInput, ArgumentsThatCannotBeMeantAreOneLineAndExit2) {
+  expect_bad_input({"history --db " + path("h.db") + " show --last -1",
+                    "history --db " + path("h.db") + " show --last 99999999999999999999999"},
+                   "--last: Value");
+  expect_bad_input({"run --no-timing --shard ''"}, "--shard '' is not I/N");
+  expect_bad_input({"diff --no-such-flag " + report_, "no-such-command"}, "(see allocgate --help)");
+  // A shard count read from a file is checked before anything its size is made.
+  const std::string huge = write("huge.json", shard_report("1/2147483647", "c1", "a/x/1"));
+  const std::string huge2 = write("huge2.json", shard_report("2/2147483647", "c1", "b/x/1"));
+  expect_bad_input({"merge " + huge + " " + huge2 + " --out -"}, "shard 3/2147483647 is missing");
+  const std::string one = write("one.json", shard_report("1/2", "c1", "a/x/1"));
+  const std::string other = write("other.json", shard_report("2/2", "c2", "b/x/1"));
+  expect_bad_input({"merge " + one + " " + other + " --out -"}, "other.json has git_commit c2, ");
+  const std::string two = write("two.json", shard_report("2/2", "c1", "b/x/1"));
+  EXPECT_EQ(run(kAllocgate + " merge " + one + " " + two + " --out " + path("merged.json")).code, 0);
+
+  // `history add --db FILE`, as git's and cargo's users type it.
+  const Result added = run(kAllocgate + " history add --db " + path("h.db") + " --commit c1 --date d " + report_);
+  EXPECT_EQ(added.code, 0) << added.output;
+  EXPECT_TRUE(fs::exists(path("h.db")));
+}
+
+// Output that cannot be written is an error, as coreutils make it: a gate
+// whose table was lost is not a pass.
+TEST_F(HostileInput, AFullStandardOutputIsExit4) {
+  ASSERT_EQ(run(kAllocgate + " history --db " + path("h.db") + " add --commit c1 --date d " + report_).code, 0);
+  for (const std::string& args : {std::string("list"), "table " + report_, "diff --bounds " + bounds_ + " " + report_,
+                                  "compare " + report_ + " " + report_, "history --db " + path("h.db") + " show",
+                                  "merge " + report_ + " --out -"}) {
+    const Result full = run("(" + kAllocgate + " " + args + " > /dev/full)");  // stderr still to the test
+    EXPECT_EQ(full.code, 4) << args << "\n" << full.output;
+    EXPECT_NE(full.output.find("allocgate: cannot write to standard output: No space left on device"),
+              std::string::npos)
+        << args << "\n" << full.output;
+  }
+}
+
+}  // namespace
