@@ -170,9 +170,10 @@ std::string markdown_code(std::string_view text) {
 }
 
 std::string html_text(std::string_view text) {
+  const std::string plain = terminal_text(text);
   std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
+  out.reserve(plain.size());
+  for (const char c : plain) {
     switch (c) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -183,6 +184,15 @@ std::string html_text(std::string_view text) {
     }
   }
   return out;
+}
+
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t end = max_bytes;
+  // Back to the first byte of the sequence the cut falls in (10xxxxxx bytes
+  // continue one), and before it: that sequence does not fit.
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
 }
 
 std::string workflow_data(std::string_view text) { return percent_encode(terminal_text(text), "%\r\n"); }

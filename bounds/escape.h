@@ -29,8 +29,14 @@ std::string markdown_text(std::string_view text);
 /// text holds backticks, and "|" escaped so a table cell stays one cell.
 std::string markdown_code(std::string_view text);
 
-/// For HTML text and attribute values: & < > " ' as entities.
+/// For HTML text and attribute values: as terminal_text (so a bidirectional
+/// override or isolate, U+202E or U+2066, shows as "\u202e" instead of
+/// reordering the page around it), then & < > " ' as entities.
 std::string html_text(std::string_view text);
+
+/// The longest start of text that is at most max_bytes long and does not end
+/// inside a UTF-8 sequence: a label cut for length, never a broken character.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 
 /// For the message of a GitHub Actions workflow command (after "::"): as
 /// terminal_text, with % CR LF percent-encoded as the runner expects.

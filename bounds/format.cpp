@@ -35,6 +35,46 @@ std::string signed_readable(double value) {
   return text;
 }
 
+namespace {
+
+// value / scale to three significant digits, then the unit: "50.5k".
+std::string three_digits(double value, double scale, const char* unit) {
+  const double scaled = value / scale;
+  const int decimals = std::fabs(scaled) >= 100 ? 0 : std::fabs(scaled) >= 10 ? 1 : 2;
+  std::array<char, 48> text{};
+  const auto end =
+      std::to_chars(text.data(), text.data() + text.size(), scaled, std::chars_format::fixed, decimals).ptr;
+  return std::string(text.data(), end) + unit;
+}
+
+}  // namespace
+
+std::string compact(double value) {
+  const double magnitude = std::fabs(value);
+  if (!std::isfinite(value) || magnitude < 1e4) {
+    std::string text = readable(value);
+    if (text.size() <= 7) return text;
+    std::array<char, 48> shorter{};  // 0.000778 and the like: two significant digits
+    const auto end =
+        std::to_chars(shorter.data(), shorter.data() + shorter.size(), value, std::chars_format::general, 2).ptr;
+    return std::string(shorter.data(), end);
+  }
+  if (magnitude < 1e6) return three_digits(value, 1e3, "k");
+  if (magnitude < 1e9) return three_digits(value, 1e6, "M");
+  if (magnitude < 1e12) return three_digits(value, 1e9, "G");
+  std::array<char, 48> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::scientific, 1).ptr;
+  return std::string(text.data(), end);
+}
+
+std::string compact_nanoseconds(double ns) {
+  const double magnitude = std::fabs(ns);
+  if (!std::isfinite(ns) || magnitude < 1e3) return three_digits(ns, 1, " ns");
+  if (magnitude < 1e6) return three_digits(ns, 1e3, " \u00b5s");
+  if (magnitude < 1e9) return three_digits(ns, 1e6, " ms");
+  return three_digits(ns, 1e9, " s");
+}
+
 std::string ratio(double r) {
   std::array<char, 48> text{};
   const auto end = std::to_chars(text.data(), text.data() + text.size() - 1, r, std::chars_format::fixed, 2).ptr;

@@ -20,6 +20,14 @@ std::string readable(double value);
 /// readable() with a sign: "+1000", "-0.5", "+0".
 std::string signed_readable(double value);
 
+/// A figure for an axis, at most 7 characters: readable() below 10,000, then
+/// three significant digits and an SI prefix ("50.5k", "1.23M", "4.00G").
+std::string compact(double value);
+
+/// A time in nanoseconds for an axis, at most 8 characters, in the unit that
+/// keeps it short: "66.2 ns", "50.5 µs", "1.56 ms", "2.10 s".
+std::string compact_nanoseconds(double ns);
+
 /// A ratio with two decimals and an x: "0.50x", "12.31x".
 std::string ratio(double r);
 

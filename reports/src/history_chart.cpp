@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 #include <vector>
 
 #include "escape.h"
@@ -38,6 +39,9 @@ std::ostream& operator<<(std::ostream& out, Coordinate c) {
   return out.write(text.data(), end - text.data());
 }
 
+// A commit as an axis label: its first ten bytes, never half a character.
+std::string commit_label(const std::string& commit) { return std::string(utf8_prefix(commit, 10)); }
+
 double x_of(std::size_t run, std::size_t runs) {
   const double span = kWidth - kLeft - kRight;
   return runs <= 1 ? kLeft + span / 2 : kLeft + span * static_cast<double>(run) / static_cast<double>(runs - 1);
@@ -61,8 +65,10 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
   };
   out << "<text class=\"panel\" x=\"" << kLeft << "\" y=\"" << top - 8 << "\">" << panel.label << "</text>";
   for (const double tick : flat ? std::vector<double>{lo} : std::vector<double>{lo, hi}) {
-    out << "<text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << Coordinate{y_of(tick) + 4} << "\">" << exact(tick)
-        << "</text>";
+    // Short enough for the margin: an axis says the scale; the points' titles are exact.
+    const std::string label = panel.css == std::string_view("time") ? compact_nanoseconds(tick) : compact(tick);
+    out << "<text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << Coordinate{y_of(tick) + 4} << "\">"
+        << html_text(label) << "</text>";
   }
   if (!panel.low.empty()) {
     std::ostringstream band;
@@ -120,7 +126,7 @@ void chart(std::ostream& out, const HistoryTable& table, std::size_t c) {
       const double x = x_of(i, runs);
       out << "<line class=\"change\" x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kTop - 8 << "\" y2=\""
           << height - kGap + 8 << "\"/><text class=\"change-label\" x=\"" << x + 3 << "\" y=\"" << kTop - 10
-          << "\">" << html_text(table.runs[i].commit.substr(0, 10)) << "</text>";
+          << "\">" << html_text(commit_label(table.runs[i].commit)) << "</text>";
     }
     previous = i;
   }
@@ -144,8 +150,8 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
          "</style></head><body>\n<h1>allocgate history</h1>\n<p>"
       << table.runs.size() << " runs, oldest first";
   if (!table.runs.empty()) {
-    out << ", from " << html_text(table.runs.front().commit.substr(0, 10)) << " ("
-        << html_text(table.runs.front().date) << ") to " << html_text(table.runs.back().commit.substr(0, 10)) << " ("
+    out << ", from " << html_text(commit_label(table.runs.front().commit)) << " ("
+        << html_text(table.runs.front().date) << ") to " << html_text(commit_label(table.runs.back().commit)) << " ("
         << html_text(table.runs.back().date) << ")";
   }
   out << ". A dashed rule marks a run where allocs/op or bytes/op changed; the grey band is the time's "

@@ -231,7 +231,8 @@ void flame_boxes(std::ostream& out, const FlameNode& node, double x, int level, 
       << ",60)\"/>";
   if (width > 40) {
     const std::size_t fits = static_cast<std::size_t>(width / 7);
-    std::string label = node.name.size() > fits ? node.name.substr(0, fits > 2 ? fits - 2 : 0) + ".." : node.name;
+    std::string label = node.name.size() > fits ? std::string(utf8_prefix(node.name, fits > 2 ? fits - 2 : 0)) + ".."
+                                                : node.name;
     out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << html_text(label) << "</text>";
   }
   out << "</g>\n";

@@ -2,6 +2,7 @@
 // workflow command, a terminal escape, markdown markup or HTML.
 
 #include "escape.h"
+#include "format.h"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,40 @@ TEST(Markdown, ACodeSpanHoldsAnyName) {
 TEST(Html, EveryMarkupCharacterIsAnEntity) {
   EXPECT_EQ(html_text("<script>alert('x')</script> & \"q\""),
             "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+}
+
+// A bidirectional override or isolate in a name would reorder the page
+// around it (a name that reads as another): shown, not obeyed.
+TEST(Html, BidirectionalControlsAreShownNotObeyed) {
+  EXPECT_EQ(html_text("evil\u202Ecod.exe"), "evil\\u202ecod.exe");
+  EXPECT_EQ(html_text("a\u2066b\u2069c"), "a\\u2066b\\u2069c");
+  EXPECT_EQ(html_text("log_report/v1 \u00b5s"), "log_report/v1 \u00b5s");
+}
+
+TEST(Utf8Prefix, NeverEndsInsideACharacter) {
+  const std::string text = "ab\u00e9\u20ac\U0001F600";  // 2 + 2 + 3 + 4 bytes
+  EXPECT_EQ(utf8_prefix(text, 100), text);
+  EXPECT_EQ(utf8_prefix(text, 2), "ab");
+  EXPECT_EQ(utf8_prefix(text, 3), "ab");  // not half of the é
+  EXPECT_EQ(utf8_prefix(text, 4), "ab\u00e9");
+  EXPECT_EQ(utf8_prefix(text, 6), "ab\u00e9");
+  EXPECT_EQ(utf8_prefix(text, 10), "ab\u00e9\u20ac");
+  for (std::size_t n = 0; n <= text.size(); ++n) EXPECT_TRUE(valid_utf8(utf8_prefix(text, n))) << n;
+}
+
+TEST(Format, TableAndAxisFiguresStayShort) {
+  EXPECT_EQ(readable(15022), "15022");
+  EXPECT_EQ(readable(0.0007776049766718507), "0.000778");
+  EXPECT_EQ(readable(2.9999), "~3");
+  EXPECT_EQ(readable(1234.5678), "1234.6");
+  EXPECT_EQ(signed_readable(2.72e-05), "+2.72e-05");
+  EXPECT_EQ(compact(0.0007776049766718507), "0.00078");
+  EXPECT_EQ(compact(9999), "9999");
+  EXPECT_EQ(compact(50470.848572323746), "50.5k");
+  EXPECT_EQ(compact(123456789), "123M");
+  EXPECT_EQ(compact_nanoseconds(66.3), "66.3 ns");
+  EXPECT_EQ(compact_nanoseconds(50470.848572323746), "50.5 \u00b5s");
+  EXPECT_EQ(compact_nanoseconds(1564991), "1.56 ms");
 }
 
 }  // namespace

@@ -55,4 +55,40 @@ lines=$(sed -E 's/.*lines=([0-9]+).*/\1/' <<<"$measured")
 optimized=$("$allocgate" list | grep -c '^canary/optimized/')
 expected=$(printf 'c2-regress,c3-mended,%.0s' $(seq "$optimized"))
 [[ "$measured" == *"changes=${expected%,}\""* ]] || fail "changes not marked as expected ($expected): $measured"
+
+# Figures of every length on the axes (a 50 µs case with every digit of its
+# double, fractions of an allocation, hundreds of megabytes): each label short
+# and drawn inside its chart, never clipped at the edge.
+timed_db="$work/timed.db"
+for run in 1 2; do
+  real=$([ $run = 1 ] && echo 50470.848572323746 || echo 61234.12345678901)
+  cat >"$work/timed$run.json" <<JSON
+{"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"}, "benchmarks": [
+ {"name": "w/v/1", "allocs_per_op": 0.0007776049766718507, "bytes_per_op": 123456789.5, "real_time": $real,
+  "ns_per_op_min": 40000.123456789, "ns_per_op_max": 70000.98765432101, "time_unit": "ns"}]}
+JSON
+  "$allocgate" history --db "$timed_db" add --commit "t$run" --date "2026-12-0$run" "$work/timed$run.json" >/dev/null
+done
+"$allocgate" history --db "$timed_db" chart --html --out "$work/timed.html"
+{
+  sed 's#</body></html>##' "$work/timed.html"
+  cat <<'JS'
+<script>
+const texts = [...document.querySelectorAll('svg text')];
+const outside = texts.filter(t => {
+  const r = t.getBoundingClientRect(), s = t.ownerSVGElement.getBoundingClientRect();
+  return r.width > 0 && (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 ||
+                         r.bottom > s.bottom + 0.5);
+}).map(t => t.textContent);
+const ticks = [...document.querySelectorAll('text.tick')].map(t => t.textContent);
+document.body.setAttribute('data-measured', `texts=${texts.length} outside=${outside.join('|')} ticks=${ticks.join('|')}`);
+</script></body></html>
+JS
+} >"$work/timed-measured.html"
+render "$work/timed.html" "$work/timed-measured.html" 900,1400
+measured=$(measured)
+echo "rendered: $measured"
+[[ "$measured" == *"outside= ticks="* ]] || fail "labels drawn outside the chart: $measured"
+expected_ticks='ticks=0.00078|123M|40.0 µs|70.0 µs"'
+[[ "$measured" == *"$expected_ticks"* ]] || fail "tick labels not as expected: $measured"
 echo "PASS"
