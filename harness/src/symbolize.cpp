@@ -135,6 +135,7 @@ std::string die_name(Dwarf_Die* die) {
 struct ResolvedFrame {
   SiteFrame frame;
   std::size_t tree = 0;
+  bool in_executable = false;  ///< the program's own file, not a shared library
 };
 
 // Reading the DWARF of every loaded object is most of a profile's cost, and
@@ -385,6 +386,7 @@ class Symbolizer {
       if (const char* dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr))) comp_dir = dir;
     }
     const std::string& built_in = source_tree_of(comp_dir);
+    const bool executable = is_executable(module);
     if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
       file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr), comp_dir);
     } else if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
@@ -421,7 +423,19 @@ class Symbolizer {
       frames.push_back(resolve(symbol != nullptr ? without_parameters(demangle(symbol)) : object_offset(module, pc),
                                file, static_cast<unsigned>(line), built_in));
     }
+    for (ResolvedFrame& f : frames) f.in_executable = executable;
     return frames;
+  }
+
+  // Whether the module is the program's executable (its path is
+  // /proc/self/exe's), where code without line tables is still the program's.
+  static bool is_executable(Dwfl_Module* module) {
+    static const std::string self = [] {
+      std::error_code error;
+      return std::filesystem::read_symlink("/proc/self/exe", error).string();
+    }();
+    const char* name = dwfl_module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr);
+    return name != nullptr && !self.empty() && self == name;
   }
 
   // "libz.so.1+0x3f2a", as heaptrack names a frame it has no symbol for.
@@ -469,12 +483,26 @@ bool is_runner(const SiteFrame& f) {
   for (const char* prefix : {"allocgate::benchmark::", "allocgate::testing::", "benchmark::", "testing::"}) {
     if (f.function.rfind(prefix, 0) == 0) return true;
   }
+  // The C library's start of the program, whose own line tables may be there
+  // when the program's are not: never where an allocation comes from.
+  for (const char* start : {"__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl", "_start", "main"}) {
+    if (f.function == start) return true;
+  }
   return false;
 }
 
 // Code the program did not write: the standard library's headers and
 // libraries without line information.
 bool is_system(const SiteFrame& f) { return f.file.empty() || f.file.rfind("/usr/", 0) == 0; }
+
+// The standard library's and the ABI's functions, by name: how they are told
+// from the program's own code where neither has lines.
+bool is_standard_library(const SiteFrame& f) {
+  for (const char* prefix : {"std::", "__gnu_cxx::", "__cxxabiv1::", "__cxa_", "operator new", "operator delete"}) {
+    if (f.function.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
 
 bool frame_less(const SiteFrame& a, const SiteFrame& b) {
   return std::tie(a.function, a.file, a.line) < std::tie(b.function, b.file, b.line);
@@ -511,17 +539,30 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     const detail::CapturedStack& captured = table_->slots[i];
     if (captured.hash == 0) continue;
     std::vector<SiteFrame> innermost_first;
+    std::vector<bool> in_executable;  // beside innermost_first
     for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
       for (const ResolvedFrame& frame : symbolizer.frames_at(captured.frames[f])) {
         innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
+        in_executable.push_back(frame.in_executable);
       }
     }
     const auto own = std::find_if_not(innermost_first.begin(), innermost_first.end(), is_harness);
+    in_executable.erase(in_executable.begin(), in_executable.begin() + (own - innermost_first.begin()));
     innermost_first.erase(innermost_first.begin(), own);
-    if (innermost_first.empty()) innermost_first.push_back({"??", {}, 0});
-    const auto user = std::find_if(innermost_first.begin(), innermost_first.end(),
-                                   [](const SiteFrame& f) { return !is_system(f) && !is_runner(f); });
-    const SiteFrame& where = user != innermost_first.end() ? *user : innermost_first.front();
+    if (innermost_first.empty()) {
+      innermost_first.push_back({"??", {}, 0});
+      in_executable.push_back(false);
+    }
+    // The program's own code: with lines, outside the system's headers; or
+    // in the executable without lines (built without -g), unless it is the
+    // standard library's.
+    std::size_t user = 0;
+    for (; user < innermost_first.size(); ++user) {
+      const SiteFrame& f = innermost_first[user];
+      if (is_runner(f)) continue;
+      if (!is_system(f) || (f.file.empty() && in_executable[user] && !is_standard_library(f))) break;
+    }
+    const SiteFrame& where = user < innermost_first.size() ? innermost_first[user] : innermost_first.front();
 
     const auto key = std::make_tuple(where.function, where.file, where.line);
     const auto [it, inserted] = site_index.try_emplace(key, profile.sites.size());
@@ -561,6 +602,12 @@ void SiteProfile::merge(const SiteProfile& other) {
     }
   }
   sort_by_count(*this);
+}
+
+bool SiteProfile::lines_missing() const {
+  return !stacks.empty() && std::all_of(stacks.begin(), stacks.end(), [](const StackSample& s) {
+    return s.frames.empty() || s.frames.back().file.empty();
+  });
 }
 
 std::vector<Site> SiteProfile::sites_by_bytes() const {

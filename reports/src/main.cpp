@@ -101,6 +101,10 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
 
 int profile_command(const std::string& name, bool heaptrack, long runs, std::string out) {
   const allocgate::SiteProfile profile = profile_case(name);
+  if (profile.lines_missing()) {
+    std::cerr << "allocgate: the code that allocates has no line tables, so its sites name functions only: build "
+                 "it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo)\n";
+  }
   std::cout << name << ": " << profile.allocations << " allocations, " << profile.bytes
             << " bytes in one operation (after a warm-up one)\n\nby count:\n"
             << profile.top(10) << "\nby bytes:\n" << profile.top(10, true);

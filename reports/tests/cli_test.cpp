@@ -242,6 +242,28 @@ TEST_F(Cli, ProfileListsTheTopSitesOfOneOperation) {
   EXPECT_NE(r.output.find("by bytes:\n"), std::string::npos);
 }
 
+// Code built without line tables: its sites name its functions (not the C
+// library's start of the program, which has lines), and profile says how to
+// get the lines. A build with them says nothing of the kind.
+TEST_F(Cli, ProfileOfCodeWithoutLineTablesSaysSoAndNamesItsFunctions) {
+  const Result r = run(std::string(ALLOCGATE_WITHOUT_LINES_BIN) + " profile canary/naive/10");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("allocgate: the code that allocates has no line tables, so its sites name functions only: "
+                           "build it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo)\n",
+                           0),
+            0u)
+      << r.output;
+  const auto top = r.output.find("by count:\n  ");
+  ASSERT_NE(top, std::string::npos) << r.output;
+  EXPECT_EQ(r.output.substr(r.output.find(" B: ", top), 37), " B: allocgate::canary::render_naive\n") << r.output;
+  EXPECT_EQ(r.output.find("__libc_start"), std::string::npos) << r.output;
+  const Result with_lines = run(kWithCanary + " profile canary/naive/10");
+  EXPECT_EQ(with_lines.output.find("no line tables"), std::string::npos) << with_lines.output;
+  EXPECT_NE(with_lines.output.find("allocgate::canary::render_naive (reports/tests/canary/canary.cpp:"),
+            std::string::npos)
+      << with_lines.output;
+}
+
 // loop --sites: every run's allocations, at the same sites as one operation's.
 TEST_F(Cli, LoopWithSitesCountsEveryRunsAllocations) {
   const std::uint64_t nodes_and_keys = 40 + (16 > allocgate::test::kShortStringCapacity ? 30 : 0);

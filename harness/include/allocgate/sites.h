@@ -57,6 +57,10 @@ struct SiteProfile {
   void merge(const SiteProfile& other);
   /// Up to n lines, "  1000 allocs, 32000 B: render (workloads/x.cpp:42)".
   std::string top(std::size_t n, bool by_bytes = false) const;
+  /// True when allocations were captured but no stack's innermost frame had
+  /// a line: the code that allocates was built without line tables (-g), so
+  /// sites can name functions only.
+  bool lines_missing() const;
 };
 
 /// What allocgate's reports keep of a case's profile: the top sites, and the
@@ -115,6 +119,7 @@ class CaptureSites {
   /// holding the file), and absolute outside any; so profiles from two
   /// checkouts compare. A frame without symbol or line information reads
   /// "libname.so+0xOFFSET". Slow: call it once, after the code under study.
+  /// SiteProfile::lines_missing() tells when no allocating frame had a line.
   SiteProfile profile(std::string_view source_root = {}) const;
 
  private:

@@ -19,5 +19,7 @@ Workload canary_with(std::unique_ptr<Case> (*optimized)(std::size_t)) {
 
 Workload canary_workload() { return canary_with(&make_text_case<&canary::make_keys, &canary::render>); }
 Workload canary_regressed_workload() { return canary_with(&make_text_case<&canary::make_keys, &canary::render_regressed>); }
+// The same as canary, for a build of these sources without line tables.
+Workload canary_without_lines_workload() { return canary_workload(); }
 
 }  // namespace allocgate::workloads
