@@ -255,7 +255,7 @@ TEST_F(Cli, ProfileOfCodeWithoutLineTablesSaysSoAndNamesItsFunctions) {
       << r.output;
   const auto top = r.output.find("by count:\n  ");
   ASSERT_NE(top, std::string::npos) << r.output;
-  EXPECT_EQ(r.output.substr(r.output.find(" B: ", top), 37), " B: allocgate::canary::render_naive\n") << r.output;
+  EXPECT_EQ(r.output.substr(r.output.find(" B: ", top), 36), " B: allocgate::canary::render_naive\n") << r.output;
   EXPECT_EQ(r.output.find("__libc_start"), std::string::npos) << r.output;
   const Result with_lines = run(kWithCanary + " profile canary/naive/10");
   EXPECT_EQ(with_lines.output.find("no line tables"), std::string::npos) << with_lines.output;
