@@ -13,12 +13,14 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <vector>
 
 #include "allocgate/benchmark.h"
 #include "bounds.h"
 #include "compare.h"
 #include "gate.h"
 #include "json_file.h"
+#include "merge.h"
 #include "report.h"
 
 namespace {
@@ -109,6 +111,60 @@ void compare(benchmark::State& state) {
   set_file_counter(state, f);
 }
 BENCHMARK(compare)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+// `allocgate merge`: the shards of a run of `cases` cases, three of them,
+// read, joined and written as the command does. Its peak over the shards'
+// total size is the memory ratio.
+struct Shards {
+  std::vector<fs::path> files;
+  double total_bytes = 0;
+
+  explicit Shards(int cases) {
+    const fs::path dir = fs::temp_directory_path() / ("allocgate-merge-bench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    constexpr int kShards = 3;
+    for (int shard = 0; shard < kShards; ++shard) {
+      Report r;
+      r.context = {{"allocgate_toolchain", "tc"}, {"allocgate_shard", std::to_string(shard + 1) + "/3"},
+                   {"git_commit", "c"}, {"executable", "allocgate"}};
+      for (int i = shard * cases / kShards; i < (shard + 1) * cases / kShards; ++i) {
+        CaseResult c;
+        c.workload = "workload" + std::to_string(i % 10);
+        c.variant = "variant" + std::to_string(i / 10 % 10);
+        c.size = static_cast<std::uint64_t>(i);
+        c.name = c.workload + "/" + c.variant + "/" + std::to_string(i);
+        c.allocs_per_op = i;
+        c.bytes_per_op = 32.0 * i;
+        c.ns_median = c.cpu_ns_median = c.ns_min = c.ns_max = 1000.0 + i;
+        c.iterations = 1000;
+        c.output_sha256 = std::string(64, 'a');
+        for (unsigned s = 0; s < 3; ++s) {
+          c.sites.push_back(SiteSummary{{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
+                                        c.allocs_per_op / 3, *c.bytes_per_op / 3});
+        }
+        r.cases.push_back(std::move(c));
+      }
+      const std::string text = report_text(r);
+      total_bytes += static_cast<double>(text.size());
+      files.push_back(dir / ("shard" + std::to_string(shard + 1) + ".json"));
+      write_file_atomically(files.back(), text);
+    }
+  }
+  ~Shards() { fs::remove_all(files.front().parent_path()); }
+};
+
+void merge(benchmark::State& state) {
+  static const Shards shards(static_cast<int>(state.range(0)));
+  const fs::path out = shards.files.front().parent_path() / "merged.json";
+  for (auto _ : state) {
+    std::vector<NamedReport> reports;
+    for (const fs::path& file : shards.files) reports.push_back({file.string(), read_report(file)});
+    write_file_atomically(out, report_text(merge_reports(std::move(reports))));
+  }
+  state.counters["file_bytes"] = shards.total_bytes;
+  state.counters["cases"] = static_cast<double>(state.range(0));
+}
+BENCHMARK(merge)->Arg(300000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 // The phases of diff: parsing the text into a checked JSON document, and
 // that and the document into a Report.

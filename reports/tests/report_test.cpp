@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+
 #include "input_error.h"
 
 namespace {
@@ -132,6 +135,47 @@ TEST(ReadReport, ASkippedBenchmarkIsNotRunNotAnError) {
   EXPECT_FALSE(r.not_run[0].errored);
   EXPECT_EQ(r.not_run[0].message, "no GPU");
   EXPECT_EQ(r.source_summary, "1 benchmark(s) from their iteration runs; 1 skipped");
+}
+
+// report_text's plain twin: the whole report as one JSON value, dumped.
+std::string report_text_whole(const Report& report) {
+  nlohmann::json json = to_json(report);
+  nlohmann::ordered_json ordered;
+  ordered["context"] = std::move(json["context"]);
+  ordered["benchmarks"] = std::move(json["benchmarks"]);
+  return ordered.dump(2) + "\n";
+}
+
+// Built a case at a time, the text is the whole document's, byte for byte,
+// on random reports: any field present or not, names that need escaping.
+TEST(ReportText, IsTheWholeDocumentsDumpByteForByte) {
+  std::mt19937 random(20261201);
+  const auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+  const std::string names[] = {"w/v/1", "a \"quoted\" \\ name", "line\nbreak\ttab", "\u00e9\u202e\U0001F600", ""};
+  const auto figure = [&]() -> double { return pick(3) == 0 ? pick(1000) : pick(100000) / 7.0; };
+  for (int round = 0; round < 200; ++round) {
+    Report r;
+    r.context = {{"allocgate_toolchain", names[pick(5)]}, {"n", pick(10)}, {"nested", {{"x", figure()}}}};
+    const int cases = pick(6);
+    for (int i = 0; i < cases; ++i) {
+      CaseResult c;
+      c.name = names[pick(5)] + std::to_string(i);
+      c.workload = names[pick(5)];
+      c.size = static_cast<std::uint64_t>(pick(1000));
+      c.allocs_per_op = figure();
+      if (pick(2)) c.allocs_per_op_min = c.allocs_per_op / 2;
+      if (pick(2)) c.bytes_per_op = figure();
+      if (pick(2)) c.peak_bytes = figure();
+      if (pick(2)) c.ns_median = c.ns_min = c.ns_max = c.cpu_ns_median = figure();
+      if (pick(2)) c.iterations = pick(100000);
+      if (pick(2)) c.output_sha256 = std::string(64, 'f');
+      if (pick(2)) c.equal_to_reference = pick(2) == 1;
+      for (int s = pick(3); s > 0; --s) c.sites.push_back({{names[pick(5)], names[pick(5)], 3}, figure(), figure()});
+      for (int s = pick(3); s > 0; --s) c.stacks.push_back({{names[pick(5)], names[pick(5)]}, figure()});
+      r.cases.push_back(std::move(c));
+    }
+    ASSERT_EQ(report_text(r), report_text_whole(r)) << "round " << round;
+  }
 }
 
 }  // namespace
