@@ -31,14 +31,14 @@
 
 // Google Benchmark's own functions. A member function is called as a
 // function whose first argument is `this`.
-namespace real {
+namespace allocgate::benchmark::detail::real {
 using ::benchmark::State;
 void start(State* state) ALLOCGATE_REAL("_ZN9benchmark5State16StartKeepRunningEv");
 void finish(State* state) ALLOCGATE_REAL("_ZN9benchmark5State17FinishKeepRunningEv");
 void pause(State* state) ALLOCGATE_REAL("_ZN9benchmark5State11PauseTimingEv");
 void resume(State* state) ALLOCGATE_REAL("_ZN9benchmark5State12ResumeTimingEv");
 void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_REAL("_ZN9benchmark10InitializeEPiPPcPFvvE");
-}  // namespace real
+}  // namespace allocgate::benchmark::detail::real
 
 namespace {
 
@@ -108,7 +108,7 @@ void close(Loop& l) noexcept {
   l.stretch.reset();
   l.earlier = {};
   if (l.capture.live()) {
-    allocgate::PauseCounting pause;  // the capture frees its tables
+    const allocgate::PauseCounting uncounted;  // the capture frees its tables
     l.capture.reset();
   }
   l.state = nullptr;
@@ -139,9 +139,10 @@ void set_counters(State& state, const AllocationStats& stats) {
 
 }  // namespace allocgate::benchmark::detail
 
-namespace wrapped {
+// The functions the program's calls reach instead.
+namespace allocgate::benchmark::detail::wrapped {
 
-using allocgate::benchmark::detail::sites_options;
+using ::benchmark::State;
 
 void start(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State16StartKeepRunningEv");
 void finish(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State17FinishKeepRunningEv");
@@ -156,7 +157,7 @@ void start(State* state) {
   if (counted) {
     l.state = state;
     if (sites_options().enabled) {
-      allocgate::PauseCounting pause;  // the capture's tables are not the benchmark's
+      const PauseCounting uncounted;  // the capture's tables are not the benchmark's
       l.capture.emplace(4096);
     }
   }
@@ -174,8 +175,8 @@ void finish(State* state) {
   if (l.capture.live()) l.capture.get().stop();
   real::finish(state);  // stops the clock first
   if (!state->error_occurred()) {
-    allocgate::benchmark::detail::set_counters(*state, l.earlier);
-    if (l.capture.live()) allocgate::benchmark::detail::add_capture(l.capture.get(), state->iterations());
+    set_counters(*state, l.earlier);
+    if (l.capture.live()) add_capture(l.capture.get(), state->iterations());
   }
   close(l);
 }
@@ -223,4 +224,4 @@ void initialize(int* argc, char** argv, void (*help)()) {
   real::initialize(argc, argv, help);
 }
 
-}  // namespace wrapped
+}  // namespace allocgate::benchmark::detail::wrapped

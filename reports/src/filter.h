@@ -8,10 +8,6 @@
 #include <string>
 #include <string_view>
 
-namespace re2 {
-class RE2;
-}
-
 namespace allocgate::reports {
 
 class NameFilter {
@@ -27,7 +23,8 @@ class NameFilter {
   bool matches(std::string_view name) const;
 
  private:
-  std::unique_ptr<re2::RE2> re_;  // null: matches every name
+  struct Pattern;                    // the compiled RE2 (re2_shim.h)
+  std::unique_ptr<Pattern> pattern_;  // null: matches every name
 };
 
 }  // namespace allocgate::reports
