@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <ostream>
 
 #include "escape.h"
@@ -19,13 +22,27 @@ bool CompareRow::bytes_changed() const {
 
 bool CompareRow::time_changed() const { return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1); }
 
-std::vector<CompareRow> compare_reports(const Report& base, const Report& head) {
-  const CaseIndex base_index(base), head_index(head);
+std::vector<CompareRow> compare_reports(Report base, Report head) {
+  // Every pairing found before any case moves: the index views head's names.
+  std::vector<std::optional<std::size_t>> head_of(base.cases.size());
+  std::vector<bool> paired(head.cases.size(), false);
+  {
+    std::unordered_map<std::string_view, std::size_t> head_index;
+    head_index.reserve(head.cases.size());
+    for (std::size_t j = 0; j < head.cases.size(); ++j) head_index.emplace(head.cases[j].name, j);
+    for (std::size_t i = 0; i < base.cases.size(); ++i) {
+      if (const auto it = head_index.find(base.cases[i].name); it != head_index.end()) {
+        head_of[i] = it->second;
+        paired[it->second] = true;
+      }
+    }
+  }
   std::vector<CompareRow> rows;
-  rows.reserve(base.cases.size());
-  for (const CaseResult& b : base.cases) {
-    CompareRow row{b.name, b, std::nullopt, {}, {}, {}};
-    if (const CaseResult* h = head_index.find(b.name)) row.head = *h;
+  rows.reserve(base.cases.size() + static_cast<std::size_t>(std::count(paired.begin(), paired.end(), false)));
+  for (std::size_t i = 0; i < base.cases.size(); ++i) {
+    CompareRow row{base.cases[i].name, std::move(base.cases[i]), std::nullopt, {}, {}, {}};
+    if (head_of[i]) row.head = std::move(head.cases[*head_of[i]]);
+    const CaseResult& b = *row.base;
     if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
       row.time_ratio = *row.head->ns_median / *b.ns_median;
       if (b.ns_min && b.ns_max && row.head->ns_min && row.head->ns_max && *b.ns_min > 0) {
@@ -33,10 +50,10 @@ std::vector<CompareRow> compare_reports(const Report& base, const Report& head) 
         row.ratio_high = *row.head->ns_max / *b.ns_min;
       }
     }
-    rows.push_back(row);
+    rows.push_back(std::move(row));
   }
-  for (const CaseResult& h : head.cases) {
-    if (!base_index.find(h.name)) rows.push_back(CompareRow{h.name, std::nullopt, h, {}, {}, {}});
+  for (std::size_t j = 0; j < head.cases.size(); ++j) {
+    if (!paired[j]) rows.push_back(CompareRow{head.cases[j].name, std::nullopt, std::move(head.cases[j]), {}, {}, {}});
   }
   const auto rank = [](const CompareRow& r) {
     if (!r.base || !r.head) return 4;

@@ -12,7 +12,7 @@
 
 namespace allocgate::reports {
 
-// Copies, not pointers: rows outlive the reports they came from.
+// The cases themselves, moved in: rows outlive the reports they came from.
 struct CompareRow {
   std::string name;
   std::optional<CaseResult> base;  // absent: only in head
@@ -28,8 +28,11 @@ struct CompareRow {
 };
 
 /// Changed allocations first (largest change first), then changed bytes,
-/// then changed times, then the rest; cases in only one report last.
-std::vector<CompareRow> compare_reports(const Report& base, const Report& head);
+/// then changed times, then the rest; cases in only one report last. Takes
+/// the reports by value and moves their cases into the rows (pass them with
+/// std::move when they are not needed after): a comparison holds each case
+/// once, not in its report and again in its row.
+std::vector<CompareRow> compare_reports(Report base, Report head);
 
 /// The table; then, for each case whose allocations changed and whose reports
 /// have sites, the sites whose allocs/op changed, largest change first.

@@ -333,7 +333,9 @@ int run_command(int argc, char** argv) {
     }
     if (*diff_cmd) return diff(bounds_file, diff_report, toolchain, markdown, strict, update, allow_loosen);
     if (*compare) {
-      print_comparison(std::cout, compare_reports(read_report_saying_source(base_file), read_report_saying_source(head_file)), compare_markdown);
+      print_comparison(std::cout,
+                       compare_reports(read_report_saying_source(base_file), read_report_saying_source(head_file)),
+                       compare_markdown);
       return 0;
     }
     if (*table) {
