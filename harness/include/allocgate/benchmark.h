@@ -20,9 +20,9 @@
 /// if counting is not live, and takes --allocgate_sites: each benchmark's top
 /// allocation sites and stacks per iteration, in the JSON output (the shape
 /// `allocgate run --sites` writes, so `allocgate diff` names the line under a
-/// regression) or, without one, on the console. Paths are relative to
-/// --allocgate_source_root (default: the git work tree the program was run
-/// in, else the current directory). Capture unwinds every allocation: the
+/// regression) or, without one, on the console. Paths are relative to the
+/// source tree each frame's code was built from (CaptureSites::profile), or
+/// to --allocgate_source_root=DIR. Capture unwinds every allocation: the
 /// times of such a run are not the code's.
 #pragma once
 
