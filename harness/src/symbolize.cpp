@@ -605,9 +605,7 @@ void SiteProfile::merge(const SiteProfile& other) {
 }
 
 bool SiteProfile::lines_missing() const {
-  return !stacks.empty() && std::all_of(stacks.begin(), stacks.end(), [](const StackSample& s) {
-    return s.frames.empty() || s.frames.back().file.empty();
-  });
+  return !sites.empty() && std::all_of(sites.begin(), sites.end(), [](const Site& s) { return s.where.file.empty(); });
 }
 
 std::vector<Site> SiteProfile::sites_by_bytes() const {

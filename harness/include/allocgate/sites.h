@@ -57,9 +57,9 @@ struct SiteProfile {
   void merge(const SiteProfile& other);
   /// Up to n lines, "  1000 allocs, 32000 B: render (workloads/x.cpp:42)".
   std::string top(std::size_t n, bool by_bytes = false) const;
-  /// True when allocations were captured but no stack's innermost frame had
-  /// a line: the code that allocates was built without line tables (-g), so
-  /// sites can name functions only.
+  /// True when allocations were captured but no site has a line: the code
+  /// that allocates was built without line tables (-g), so sites can name
+  /// functions only.
   bool lines_missing() const;
 };
 
