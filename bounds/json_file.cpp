@@ -197,27 +197,35 @@ std::string read_text(const std::filesystem::path& file) {
                       " GiB a JSON file may have" + (S_ISREG(st.st_mode) ? "" : " (an input that does not end?)"));
   };
   if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxJsonFileBytes) throw too_large();
+  // A regular file into a string of its size (and simdjson's padding), in
+  // place; then whatever else there is (all of a pipe's or a device's, or what
+  // a file gained meanwhile) a chunk at a time, up to the limit.
+  const std::size_t expected = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
   std::string text;
-  // A regular file in one read of its size; a pipe or a device as it comes.
-  std::size_t want = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) + 1 : std::size_t{1} << 16;
-  text.reserve(want + simdjson::SIMDJSON_PADDING);
-  for (;;) {
-    const std::size_t at = text.size();
-    text.resize(at + want);
-    const ssize_t n = ::read(fd, text.data() + at, want);
-    if (n < 0 && errno == EINTR) {
-      text.resize(at);
-      continue;
+  text.reserve(expected + simdjson::SIMDJSON_PADDING);
+  text.resize(expected);
+  const auto read_some = [&](char* into, std::size_t size) {
+    for (;;) {
+      const ssize_t n = ::read(fd, into, size);
+      if (n >= 0) return static_cast<std::size_t>(n);
+      if (errno != EINTR) throw InputError(name + ": cannot read: " + std::strerror(errno));
     }
-    if (n < 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
-    text.resize(at + static_cast<std::size_t>(n));
-    if (n == 0) break;
-    if (text.size() > kMaxJsonFileBytes) throw too_large();
-    want = std::size_t{1} << 16;  // the string's capacity grows geometrically
+  };
+  std::size_t got = 0;
+  while (got < expected) {
+    const std::size_t n = read_some(text.data() + got, expected - got);
+    if (n == 0) break;  // it shrank meanwhile
+    got += n;
+  }
+  text.resize(got);
+  char chunk[1 << 16];
+  for (std::size_t n; (n = read_some(chunk, sizeof chunk)) > 0;) {
+    if (text.size() + n > kMaxJsonFileBytes) throw too_large();  // before the string grows past it
+    text.append(chunk, n);
   }
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (std::string_view(text).substr(0, 3) == kByteOrderMark) text.erase(0, 3);
-  text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING) text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   return text;
 }
 
