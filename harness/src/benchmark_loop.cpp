@@ -25,24 +25,26 @@
 // reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The names
 // are the Itanium ABI's for the functions in benchmark_loop.h; a Google
 // Benchmark whose functions are named otherwise fails to link (undefined
-// __real_...), never runs uncounted.
-#define ALLOCGATE_WRAP(mangled) __asm__("__wrap_" mangled)
-#define ALLOCGATE_REAL(mangled) __asm__("__real_" mangled)
+// __real_...), never runs uncounted. ALLOCGATE_WRAPPED(name, parameters,
+// symbol) declares real::name, Google Benchmark's function (a member function
+// is called as a function whose first argument is `this`), and wrapped::name,
+// the one the program's calls reach instead.
+#define ALLOCGATE_WRAPPED(name, parameters, symbol)                                    \
+  namespace allocgate::benchmark::detail::real {                                      \
+  void name parameters __asm__("__real_" symbol);                                     \
+  }                                                                                   \
+  namespace allocgate::benchmark::detail::wrapped {                                   \
+  void name parameters __asm__("__wrap_" symbol);                                     \
+  }
 
-// Google Benchmark's own functions. A member function is called as a
-// function whose first argument is `this`.
-namespace allocgate::benchmark::detail::real {
 using ::benchmark::State;
-void start(State* state) ALLOCGATE_REAL("_ZN9benchmark5State16StartKeepRunningEv");
-void finish(State* state) ALLOCGATE_REAL("_ZN9benchmark5State17FinishKeepRunningEv");
-void pause(State* state) ALLOCGATE_REAL("_ZN9benchmark5State11PauseTimingEv");
-void resume(State* state) ALLOCGATE_REAL("_ZN9benchmark5State12ResumeTimingEv");
-void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_REAL("_ZN9benchmark10InitializeEPiPPcPFvvE");
-}  // namespace allocgate::benchmark::detail::real
+ALLOCGATE_WRAPPED(start, (State * state), "_ZN9benchmark5State16StartKeepRunningEv")
+ALLOCGATE_WRAPPED(finish, (State * state), "_ZN9benchmark5State17FinishKeepRunningEv")
+ALLOCGATE_WRAPPED(pause, (State * state), "_ZN9benchmark5State11PauseTimingEv")
+ALLOCGATE_WRAPPED(resume, (State * state), "_ZN9benchmark5State12ResumeTimingEv")
+ALLOCGATE_WRAPPED(initialize, (int* argc, char** argv, void (*help)()), "_ZN9benchmark10InitializeEPiPPcPFvvE")
 
 namespace {
-
-using ::benchmark::State;
 
 // A T made and ended in place on demand. Trivially destructible, so a
 // thread_local of it needs no destructor registration (which would allocate
@@ -141,14 +143,6 @@ void set_counters(State& state, const AllocationStats& stats) {
 
 // The functions the program's calls reach instead.
 namespace allocgate::benchmark::detail::wrapped {
-
-using ::benchmark::State;
-
-void start(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State16StartKeepRunningEv");
-void finish(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State17FinishKeepRunningEv");
-void pause(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State11PauseTimingEv");
-void resume(State* state) ALLOCGATE_WRAP("_ZN9benchmark5State12ResumeTimingEv");
-void initialize(int* argc, char** argv, void (*help)()) ALLOCGATE_WRAP("_ZN9benchmark10InitializeEPiPPcPFvvE");
 
 void start(State* state) {
   Loop& l = loop;

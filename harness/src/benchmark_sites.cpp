@@ -1,6 +1,5 @@
 #include "benchmark_sites.h"
 
-#include <filesystem>
 #include <map>
 #include <mutex>
 #include <ostream>

@@ -227,16 +227,16 @@ class Symbolizer {
     return {};
   }
 
-  // A file resolved against the tree its unit was built from, else the one
-  // it is in.
+  // A file resolved against the tree its unit was built from, else (looked
+  // up only then) the one it is in.
   ResolvedFrame resolve(std::string function, const std::string& file, unsigned line, const std::string& built_in) {
     ResolvedFrame r{{std::move(function), file, line}, 0};
+    const auto under = [&](const std::string& tree) { return !tree.empty() && file.rfind(tree, 0) == 0; };
     if (file.empty()) return r;
-    for (const std::string* tree : {&built_in, &source_tree_of(std::filesystem::path(file).parent_path().string())}) {
-      if (!tree->empty() && file.rfind(*tree, 0) == 0) {
-        r.tree = tree->size();
-        break;
-      }
+    if (under(built_in)) {
+      r.tree = built_in.size();
+    } else if (const std::string& own = source_tree_of(std::filesystem::path(file).parent_path().string()); under(own)) {
+      r.tree = own.size();
     }
     return r;
   }
@@ -387,6 +387,9 @@ class Symbolizer {
     }
     const std::string& built_in = source_tree_of(comp_dir);
     const bool executable = is_executable(module);
+    // The symbol table's name is fully qualified (DWARF's may be just "TestBody").
+    const char* symbol = dwfl_module_addrname(module, pc);
+    const std::string symbol_name = symbol != nullptr ? without_parameters(demangle(symbol)) : std::string();
     if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
       file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr), comp_dir);
     } else if (Dwarf_Line* l = cu != nullptr ? dwarf_getsrc_die(cu, pc - bias) : nullptr) {
@@ -409,19 +412,15 @@ class Symbolizer {
         if (files != nullptr && dwarf_formudata(dwarf_attr(&scope, DW_AT_call_file, &attr), &value) == 0) {
           file = path(dwarf_filesrc(files, value, nullptr, nullptr), comp_dir);
         }
-      } else if (tag == DW_TAG_subprogram) {
-        // The symbol table's name is fully qualified (DWARF's may be just
-        // "TestBody"); fall back to DWARF's for a stripped binary.
-        const char* symbol = dwfl_module_addrname(module, pc);
-        frames.push_back(resolve(symbol != nullptr ? without_parameters(demangle(symbol)) : die_name(&scope), file,
-                                 static_cast<unsigned>(line), built_in));
+      } else if (tag == DW_TAG_subprogram) {  // DWARF's name for a stripped binary
+        frames.push_back(resolve(symbol != nullptr ? symbol_name : die_name(&scope), file, static_cast<unsigned>(line),
+                                 built_in));
         break;
       }
     }
     if (frames.empty()) {  // no debug information: the symbol table's name, else where in which object
-      const char* symbol = dwfl_module_addrname(module, pc);
-      frames.push_back(resolve(symbol != nullptr ? without_parameters(demangle(symbol)) : object_offset(module, pc),
-                               file, static_cast<unsigned>(line), built_in));
+      frames.push_back(resolve(symbol != nullptr ? symbol_name : object_offset(module, pc), file,
+                               static_cast<unsigned>(line), built_in));
     }
     for (ResolvedFrame& f : frames) f.in_executable = executable;
     return frames;

@@ -28,8 +28,28 @@ namespace {
 using namespace allocgate::reports;
 namespace fs = std::filesystem;
 
-// A report as `allocgate run --sites` writes it (three sites a case), and
-// bounds that hold for every case.
+// Case i as `allocgate run --sites` writes it, with three sites.
+CaseResult make_case(int i) {
+  CaseResult c;
+  c.workload = "workload" + std::to_string(i % 10);
+  c.variant = "variant" + std::to_string(i / 10 % 10);
+  c.size = static_cast<std::uint64_t>(i);
+  c.name = c.workload + "/" + c.variant + "/" + std::to_string(i);
+  c.allocs_per_op = i % 7 == 0 ? 0 : i;
+  c.bytes_per_op = 32.0 * i;
+  c.peak_bytes = 16.0 * i;
+  c.ns_median = c.cpu_ns_median = c.ns_min = c.ns_max = 1000.0 + i;
+  c.iterations = 1000;
+  c.output_sha256 = std::string(64, 'a');
+  c.equal_to_reference = true;
+  for (unsigned s = 0; s < 3; ++s) {
+    c.sites.push_back(SiteSummary{{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
+                                  c.allocs_per_op / 3, *c.bytes_per_op / 3});
+  }
+  return c;
+}
+
+// A report of `cases` cases, and bounds that hold for every case.
 struct Files {
   fs::path report, bounds;
   double report_bytes = 0;
@@ -44,27 +64,12 @@ struct Files {
     r.context = {{"allocgate_toolchain", "tc"}};
     BoundsFile b;
     for (int i = 0; i < cases; ++i) {
-      CaseResult c;
-      c.workload = "workload" + std::to_string(i % 10);
-      c.variant = "variant" + std::to_string(i / 10 % 10);
-      c.size = static_cast<std::uint64_t>(i);
-      c.name = c.workload + "/" + c.variant + "/" + std::to_string(i);
-      c.allocs_per_op = i % 7 == 0 ? 0 : i;
-      c.bytes_per_op = 32.0 * i;
-      c.peak_bytes = 16.0 * i;
-      c.ns_median = c.cpu_ns_median = c.ns_min = c.ns_max = 1000.0 + i;
-      c.iterations = 1000;
-      c.output_sha256 = std::string(64, 'a');
-      c.equal_to_reference = true;
-      for (unsigned s = 0; s < 3; ++s) {
-        c.sites.push_back(SiteSummary{{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
-                                      c.allocs_per_op / 3, *c.bytes_per_op / 3});
-      }
-      r.cases.push_back(c);
+      CaseResult c = make_case(i);
       Bound bound;
       bound.allocs_per_op = c.allocs_per_op;
       bound.bytes_per_op = c.bytes_per_op;
       b.toolchains["tc"][c.name] = bound;
+      r.cases.push_back(std::move(c));
     }
     const std::string text = report_text(r);
     report_bytes = static_cast<double>(text.size());
@@ -125,25 +130,9 @@ struct Shards {
     constexpr int kShards = 3;
     for (int shard = 0; shard < kShards; ++shard) {
       Report r;
-      r.context = {{"allocgate_toolchain", "tc"}, {"allocgate_shard", std::to_string(shard + 1) + "/3"},
+      r.context = {{"allocgate_toolchain", "tc"}, {"allocgate_shard", std::to_string(shard + 1) + "/" + std::to_string(kShards)},
                    {"git_commit", "c"}, {"executable", "allocgate"}};
-      for (int i = shard * cases / kShards; i < (shard + 1) * cases / kShards; ++i) {
-        CaseResult c;
-        c.workload = "workload" + std::to_string(i % 10);
-        c.variant = "variant" + std::to_string(i / 10 % 10);
-        c.size = static_cast<std::uint64_t>(i);
-        c.name = c.workload + "/" + c.variant + "/" + std::to_string(i);
-        c.allocs_per_op = i;
-        c.bytes_per_op = 32.0 * i;
-        c.ns_median = c.cpu_ns_median = c.ns_min = c.ns_max = 1000.0 + i;
-        c.iterations = 1000;
-        c.output_sha256 = std::string(64, 'a');
-        for (unsigned s = 0; s < 3; ++s) {
-          c.sites.push_back(SiteSummary{{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
-                                        c.allocs_per_op / 3, *c.bytes_per_op / 3});
-        }
-        r.cases.push_back(std::move(c));
-      }
+      for (int i = shard * cases / kShards; i < (shard + 1) * cases / kShards; ++i) r.cases.push_back(make_case(i));
       const std::string text = report_text(r);
       total_bytes += static_cast<double>(text.size());
       files.push_back(dir / ("shard" + std::to_string(shard + 1) + ".json"));

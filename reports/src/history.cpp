@@ -17,6 +17,7 @@
 #include "format.h"
 #include "filter.h"
 #include "input_error.h"
+#include "text_table.h"
 
 namespace allocgate::reports {
 
@@ -175,20 +176,15 @@ void set_wal(sqlite3* db, const std::string& source) {
   }
 }
 
-std::string context_text(const Report& report, const char* key) {
-  const auto it = report.context.find(key);
-  return it != report.context.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 }  // namespace
 
 RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std::string& source) {
   RunKey key;
-  key.commit = overrides.commit.value_or(context_text(report, k::kGitCommit));
-  key.date = overrides.date.value_or(context_text(report, k::kDate));
+  key.commit = overrides.commit.value_or(report.context_text(k::kGitCommit));
+  key.date = overrides.date.value_or(report.context_text(k::kDate));
   key.branch = overrides.branch.value_or("");
   key.toolchain = overrides.toolchain.value_or(report.toolchain());
-  key.host = overrides.host.value_or(context_text(report, k::kHostName));
+  key.host = overrides.host.value_or(report.context_text(k::kHostName));
   if (key.commit.empty()) throw InputError(source + ": no git_commit in its context; pass --commit");
   if (key.date.empty()) throw InputError(source + ": no date in its context; pass --date");
   for (const std::string* text : {&key.commit, &key.date, &key.branch, &key.toolchain, &key.host}) {
@@ -199,23 +195,12 @@ RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std
 
 namespace {
 
-// The application id and whether the file has tables, read in one
-// transaction: a database another job is creating reads as either empty or
-// whole, never as tables without allocgate's id.
-std::pair<std::int64_t, bool> identity(sqlite3* db, const std::string& source) {
-  exec(db, "BEGIN", source);
-  try {
-    const std::int64_t application = pragma(db, "PRAGMA application_id", source);
-    const bool tables = pragma(db, "SELECT count(*) FROM sqlite_master", source) != 0;
-    exec(db, "COMMIT", source);
-    return {application, tables};
-  } catch (...) {
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
-    throw;
-  }
-}
-
-void check_identity(std::int64_t application, bool tables, const std::string& source) {
+// Refuses another program's SQLite file: one with tables but not allocgate's
+// application id. Read inside a transaction, so that a database another job
+// is creating reads as either empty or whole, never as tables without the id.
+void check_identity(sqlite3* db, const std::string& source) {
+  const std::int64_t application = pragma(db, "PRAGMA application_id", source);
+  const bool tables = pragma(db, "SELECT count(*) FROM sqlite_master", source) != 0;
   if (application != kApplicationId && (application != 0 || tables)) {
     throw InputError(source + ": not an allocgate history database (another program's SQLite file)");
   }
@@ -276,9 +261,10 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
   try {
     sqlite3_busy_timeout(db_, 30000);  // another writer holds the lock: wait for it
     sqlite3_extended_result_codes(db_, 1);
-    // Refused before anything is written to it.
-    const auto [application, tables] = identity(db_, source_);
-    check_identity(application, tables, source_);
+    // Refused before anything is written to it, in a read transaction.
+    exec(db_, "BEGIN", source_);
+    check_identity(db_, source_);
+    exec(db_, "COMMIT", source_);
     if (reader) {
       const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
       check_version(version, source_);
@@ -295,9 +281,7 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
     exec(db_, "PRAGMA mmap_size=268435456", source_);  // reads without a system call per page
     exec(db_, "PRAGMA foreign_keys=ON", source_);
     Transaction migrate(db_, source_);
-    // Under the write lock, again: another job may have created it since.
-    check_identity(pragma(db_, "PRAGMA application_id", source_),
-                   pragma(db_, "SELECT count(*) FROM sqlite_master", source_) != 0, source_);
+    check_identity(db_, source_);  // under the write lock, again: another job may have created it since
     const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
     check_version(version, source_);
     for (auto v = version; v < kSchemaVersion; ++v) exec(db_, kMigrations[v], source_);
@@ -421,7 +405,7 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"case", "figure"};
   for (const RunKey& run : table.runs) {
-    const std::string commit = run.commit.substr(0, 10);
+    const std::string commit(utf8_prefix(run.commit, 10));
     header.push_back(markdown ? markdown_code(commit) : terminal_text(commit));
   }
   cells.push_back(header);
@@ -452,26 +436,24 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
       cells.push_back(std::move(row));
     }
   }
-  std::vector<std::size_t> widths(header.size(), 0);
-  for (const auto& row : cells) {
-    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
-  }
-  for (std::size_t r = 0; r < cells.size(); ++r) {
-    const auto& row = cells[r];
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (markdown) {
-        out << "| " << row[i] << " ";
-      } else {
-        // Names left, figures right.
-        const std::string pad(widths[i] - row[i].size(), ' ');
-        out << (i == 0 ? "" : "  ") << (i < 2 ? row[i] + pad : pad + row[i]);
+  if (markdown) {
+    for (std::size_t r = 0; r < cells.size(); ++r) {
+      for (const std::string& cell : cells[r]) out << "| " << cell << " ";
+      out << "|\n";
+      if (r == 0) {
+        for (std::size_t i = 0; i < cells[r].size(); ++i) out << (i < 2 ? "| --- " : "| ---: ");
+        out << "|\n";
       }
     }
-    out << (markdown ? "|\n" : "\n");
-    if (markdown && r == 0) {
-      for (std::size_t i = 0; i < row.size(); ++i) out << (i < 2 ? "| --- " : "| ---: ");
-      out << "|\n";
+  } else {
+    // Names left, figures right.
+    std::vector<TextTable::Column> columns;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      columns.push_back({header[i], i < 2 ? TextTable::Align::left : TextTable::Align::right});
     }
+    TextTable text(std::move(columns));
+    for (std::size_t r = 1; r < cells.size(); ++r) text.add_row(std::move(cells[r]));
+    text.print(out);
   }
   out << (markdown ? "\n" : "") << "* the run where a figure last changed; runs oldest first by date\n";
 }

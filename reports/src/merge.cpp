@@ -24,11 +24,12 @@ std::optional<Shard> shard_of(const NamedReport& r) {
 }
 
 // Shards in order, each of 1..N once; reports without one stay as given.
-void order_shards(std::vector<NamedReport>& reports) {
+// Returns whether they are shards.
+bool order_shards(std::vector<NamedReport>& reports) {
   std::vector<std::optional<Shard>> shards;
   for (const NamedReport& r : reports) shards.push_back(shard_of(r));
   const auto sharded = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
-  if (sharded == 0) return;
+  if (sharded == 0) return false;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (!shards[i]) throw InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
   }
@@ -58,6 +59,7 @@ void order_shards(std::vector<NamedReport>& reports) {
     ordered[static_cast<std::size_t>(shards[i]->index - 1)] = std::move(reports[i]);
   }
   reports = std::move(ordered);
+  return true;
 }
 
 }  // namespace
@@ -69,7 +71,7 @@ Report merge_reports(std::vector<NamedReport> reports) {
       throw InputError(r.source + ": not an allocgate report (merge joins the reports of allocgate run)");
     }
   }
-  order_shards(reports);
+  const bool shards = order_shards(reports);
   const std::string toolchain = reports[0].report.toolchain();
   for (const NamedReport& r : reports) {
     if (r.report.toolchain() != toolchain) {
@@ -78,18 +80,13 @@ Report merge_reports(std::vector<NamedReport> reports) {
     }
   }
   // The shards of one run come from one build of one commit.
-  if (reports.size() > 1 && shard_of(reports[0])) {
-    for (const char* key : {k::kGitCommit, k::kExecutable}) {
-      const auto value = [&](const NamedReport& r) {
-        const auto it = r.report.context.find(key);
-        return it != r.report.context.end() && it->is_string() ? it->get<std::string>() : std::string("(none)");
-      };
-      for (const NamedReport& r : reports) {
-        if (value(r) != value(reports[0])) {
-          throw InputError(r.source + " has " + key + " " + value(r) + ", " + reports[0].source + " " +
-                           value(reports[0]) + ": shards of one run share their commit and executable");
-        }
-      }
+  for (const char* key : {k::kGitCommit, k::kExecutable}) {
+    const std::string first = reports[0].report.context_text(key);
+    for (const NamedReport& r : reports) {
+      if (!shards || r.report.context_text(key) == first) continue;
+      const auto shown = [](const std::string& text) { return text.empty() ? std::string("(none)") : text; };
+      throw InputError(r.source + " has " + key + " " + shown(r.report.context_text(key)) + ", " + reports[0].source +
+                       " " + shown(first) + ": shards of one run share their commit and executable");
     }
   }
 

@@ -26,8 +26,10 @@ void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> c
   c.cpu_ns_median = cpu_ns[cpu_ns.size() / 2];
 }
 
-std::string Report::toolchain() const {
-  const auto it = context.find(k::kToolchain);
+std::string Report::toolchain() const { return context_text(k::kToolchain); }
+
+std::string Report::context_text(const char* key) const {
+  const auto it = context.find(key);
   return it != context.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 

@@ -81,6 +81,10 @@ struct Report {
   /// The key its bounds are kept under (context.allocgate_toolchain); empty
   /// when the report does not say.
   std::string toolchain() const;
+
+  /// A text of the context (git_commit, executable, ...); empty when absent
+  /// or not a string.
+  std::string context_text(const char* key) const;
 };
 
 /// A report's cases and not-run benchmarks by name: what gate and compare

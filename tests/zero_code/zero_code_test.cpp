@@ -65,6 +65,12 @@ class ZeroCode : public ScratchDirTest {
     }
   }
 
+  // The command ran to exit 2, saying `message`.
+  static void expect_refused(const Result& r, const std::string& message) {
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  }
+
   const std::string allocgate_ = ALLOCGATE_BIN;
 };
 
@@ -106,12 +112,9 @@ TEST_F(ZeroCode, ASuiteWithItsOwnMainIsCountedAndNamesItsToolchain) {
   expect_exact_figures(report);
   EXPECT_FALSE(report.toolchain().empty());
   // --allocgate_sites needs allocgate's main: said, not rejected as unknown.
-  const Result sites = run(std::string(ZERO_CODE_BENCH_OWN_MAIN) + " --allocgate_sites");
-  EXPECT_EQ(sites.code, 2) << sites.output;
-  EXPECT_NE(sites.output.find("allocgate: --allocgate_sites is a flag of allocgate::benchmark_main's main(), and this "
-                              "program has its own"),
-            std::string::npos)
-      << sites.output;
+  expect_refused(run(std::string(ZERO_CODE_BENCH_OWN_MAIN) + " --allocgate_sites"),
+                 "allocgate: --allocgate_sites is a flag of allocgate::benchmark_main's main(), and this program has "
+                 "its own");
 }
 
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's
@@ -128,24 +131,27 @@ TEST_F(ZeroCode, AllocgatesMainWinsOverGoogleBenchmarksLinkedBeforeIt) {
 // A suite linked with Google Benchmark alone: the gate says what is missing.
 TEST_F(ZeroCode, AReportFromAnotherMainIsRefusedNamingTheCause) {
   const std::string json = run_suite(ZERO_CODE_BENCH_PLAIN, "plain.json");
-  const Result gate = run(allocgate_ + " diff --bounds " + path("none.json") + " " + json);
-  EXPECT_EQ(gate.code, 2) << gate.output;
-  EXPECT_NE(gate.output.find("no benchmark reports allocs/op: the program that wrote it was not linked with "
-                             "allocgate::benchmark or allocgate::benchmark_main"),
-            std::string::npos)
-      << gate.output;
+  expect_refused(run(allocgate_ + " diff --bounds " + path("none.json") + " " + json),
+                 "no benchmark reports allocs/op: the program that wrote it was not linked with allocgate::benchmark "
+                 "or allocgate::benchmark_main");
 }
 
 // A benchmark whose loop is in a shared library cannot be counted: said, with
 // the cause, and the run fails rather than pass without its figures.
 TEST_F(ZeroCode, ABenchmarkInASharedLibraryIsNamedAsUncounted) {
   const Result r = run(std::string(ZERO_CODE_BENCH_LIBRARY) + " --benchmark_filter='BM_InALibrary|BM_vector_push_back'");
-  EXPECT_EQ(r.code, 2) << r.output;
-  EXPECT_NE(r.output.find("allocgate: BM_InALibrary/iterations:10 reports no allocation counters: its loop is in a "
-                          "shared library or plugin"),
-            std::string::npos)
-      << r.output;
+  expect_refused(r, "allocgate: BM_InALibrary/iterations:10 reports no allocation counters: its loop is in a shared "
+                    "library or plugin");
   EXPECT_EQ(r.output.find("allocgate: BM_vector_push_back reports no"), std::string::npos) << r.output;
+}
+
+// Google Benchmark's main() as a shared library, loaded beside allocgate's:
+// allocgate's runs (the executable's symbols come first), and refuses to go on
+// with two, naming the other.
+TEST_F(ZeroCode, ASharedBenchmarkMainBesideAllocgatesIsNamed) {
+  const Result r = run(std::string(ZERO_CODE_BENCH_SHARED_MAIN) + " --benchmark_filter=BM_vector_push_back");
+  expect_refused(r, "allocgate: two main()s are linked: allocgate::benchmark_main's and Google Benchmark's (");
+  EXPECT_NE(r.output.find("libbenchmark_main_shared.so"), std::string::npos) << r.output;
 }
 
 }  // namespace
