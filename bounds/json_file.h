@@ -15,8 +15,8 @@
 
 // simdjson.h takes seconds to compile: only the readers include it.
 namespace simdjson::dom {
+class document;
 class element;
-class parser;
 }  // namespace simdjson::dom
 
 namespace allocgate::reports {
@@ -27,13 +27,13 @@ namespace allocgate::reports {
 /// the document and are valid while it lives.
 class JsonDocument {
  public:
-  explicit JsonDocument(std::unique_ptr<simdjson::dom::parser> parser);
+  explicit JsonDocument(std::unique_ptr<simdjson::dom::document> document);
   JsonDocument(JsonDocument&&) noexcept;
   ~JsonDocument();
   simdjson::dom::element root() const;
 
  private:
-  std::unique_ptr<simdjson::dom::parser> parser_;  // on the heap: elements point into it
+  std::unique_ptr<simdjson::dom::document> document_;  // on the heap: elements point at it
 };
 
 /// Nesting a report or bounds file may have. Real ones nest 6 deep (a

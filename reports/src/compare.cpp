@@ -106,10 +106,10 @@ Cells cells_of(const CompareRow& r) {
 std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) {
   std::map<std::string, double> delta;
   if (row.head) {
-    for (const SiteSummary& s : row.head->sites) delta[to_string(s.where)] += s.allocs_per_op;
+    for (const SiteSummary& s : row.head->sites) delta[to_string(s.where())] += s.allocs_per_op;
   }
   if (row.base) {
-    for (const SiteSummary& s : row.base->sites) delta[to_string(s.where)] -= s.allocs_per_op;
+    for (const SiteSummary& s : row.base->sites) delta[to_string(s.where())] -= s.allocs_per_op;
   }
   std::vector<std::pair<std::string, double>> changes;
   for (const auto& [where, d] : delta) {

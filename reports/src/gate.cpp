@@ -218,7 +218,7 @@ bool fails(const GateRow& row) {
 
 // Unescaped: each printer escapes it for its medium.
 std::string site_line(const SiteSummary& site) {
-  return readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where);
+  return readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
 }
 
 }  // namespace
@@ -274,8 +274,8 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     out << "::error ";
     // Point the annotation at the line that allocates most, when known.
     const bool has_site = row.measured && !row.measured->sites.empty();
-    if (has_site && !row.measured->sites[0].where.file.empty()) {
-      const SiteFrame& where = row.measured->sites[0].where;
+    if (has_site && !row.measured->sites[0].where().file.empty()) {
+      const SiteFrame& where = row.measured->sites[0].where();
       out << "file=" << workflow_property(where.file) << ",line=" << where.line << ",";
     }
     std::string message = row.name + ": " + row.detail;

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
+#include <tuple>
 #include <unordered_set>
 
 #include <simdjson.h>
@@ -126,9 +128,25 @@ class Reader {
   std::size_t index_;
 };
 
+// Each distinct frame of a report once (SiteSummary::frame), looked up by views
+// into the document: a frame seen before costs no allocation.
+class FramePool {
+ public:
+  std::shared_ptr<const SiteFrame> get(std::string_view function, std::string_view file, unsigned line) {
+    if (const auto it = frames_.find(Key{function, file, line}); it != frames_.end()) return it->second;
+    auto frame = std::make_shared<const SiteFrame>(SiteFrame{std::string(function), std::string(file), line});
+    frames_.emplace(Key{frame->function, frame->file, line}, frame);  // views into the frame, which the pool holds
+    return frame;
+  }
+
+ private:
+  using Key = std::tuple<std::string_view, std::string_view, unsigned>;
+  std::map<Key, std::shared_ptr<const SiteFrame>> frames_;
+};
+
 // A case's sites and stacks (`run --sites`, `--allocgate_sites`), checked like
 // every figure, named after the case.
-void read_sites(const Reader& r, object entry, CaseResult& c) {
+void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames) {
   const auto number = [&](object o, const char* key, double max = HUGE_VAL) {
     const auto value = field(o, key);
     if (!value) return 0.0;
@@ -140,10 +158,10 @@ void read_sites(const Reader& r, object entry, CaseResult& c) {
   };
   const auto text = [&](object o, const char* key) {
     const auto value = field(o, key);
-    if (!value) return std::string();
+    if (!value) return std::string_view();
     std::string_view v;
     if (value->get(v) != simdjson::SUCCESS) r.fail(c.name + ": a site's " + key + " is not a string");
-    return std::string(v);
+    return v;
   };
   if (const auto it = field(entry, k::kSites)) {
     array sites;
@@ -156,9 +174,9 @@ void read_sites(const Reader& r, object entry, CaseResult& c) {
       if (value.get(site) != simdjson::SUCCESS) r.fail(c.name + ": a site is not an object");
       const double line = number(site, k::kLine, std::numeric_limits<unsigned>::max());
       if (std::trunc(line) != line) r.fail(c.name + ": a site's line is not a whole number");
-      c.sites.push_back(SiteSummary{
-          SiteFrame{text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(line)},
-          number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField)});
+      if (c.sites.empty()) c.sites.reserve(sites.size());
+      c.sites.emplace_back(frames.get(text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(line)),
+                           number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField));
     }
   }
   if (const auto it = field(entry, k::kStacks)) {
@@ -198,7 +216,7 @@ void read_sites(const Reader& r, object entry, CaseResult& c) {
 }
 
 // An allocgate report: one entry per case, every field ours.
-CaseResult read_case(const Reader& r, object entry) {
+CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   CaseResult c;
   c.name = r.name();
   c.workload = r.text(k::kWorkload);
@@ -224,7 +242,7 @@ CaseResult read_case(const Reader& r, object entry) {
     if (it->get(equal) != simdjson::SUCCESS) r.fail(c.name + ": equal_to_reference is not true or false");
     c.equal_to_reference = equal;
   }
-  read_sites(r, entry, c);
+  read_sites(r, entry, c, frames);
   return c;
 }
 
@@ -246,7 +264,8 @@ struct BenchmarkEntries {
 
 // One case from the iteration runs: the largest allocation figures any
 // repetition saw (the gate errs towards failing), times over the repetitions.
-CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, const std::string& source) {
+CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, const std::string& source,
+                           FramePool& frames) {
   CaseResult c;
   c.name = name;
   std::vector<double> real_ns, cpu_ns;
@@ -266,7 +285,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
       }
       c.iterations = sum;
     }
-    if (c.sites.empty()) read_sites(r, entry, c);  // --allocgate_sites writes them into every repetition
+    if (c.sites.empty()) read_sites(r, entry, c, frames);  // --allocgate_sites writes them into every repetition
     const std::string_view unit = r.text(k::kTimeUnit);
     real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
     cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
@@ -279,7 +298,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
 // One case from the aggregates (--benchmark_report_aggregates_only): the
 // figures of the mean, the times of the median. No minimum or maximum.
 std::optional<CaseResult> from_mean_aggregate(const std::string& name, const BenchmarkEntries& b,
-                                              const std::string& source) {
+                                              const std::string& source, FramePool& frames) {
   std::optional<CaseResult> c;
   for (const auto& [entry, i] : b.aggregates) {
     const Reader r(source, entry, i);
@@ -292,7 +311,7 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
       c->allocs_per_op = *allocs;
       c->bytes_per_op = r.figure(k::kBytesPerOp);
       c->peak_bytes = r.figure(k::kPeakBytes);
-      read_sites(r, entry, *c);
+      read_sites(r, entry, *c, frames);
     } else if (aggregate == "median") {
       if (!c) c.emplace();
       const std::string_view unit = r.text(k::kTimeUnit);
@@ -304,7 +323,8 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
   return c;
 }
 
-Report read_google_benchmark(array entries, const nlohmann::json& context, const std::string& source) {
+Report read_google_benchmark(array entries, const nlohmann::json& context, const std::string& source,
+                             FramePool& frames) {
   // Group the entries by benchmark (run_name: the name without an aggregate's
   // suffix), in the order they first appear.
   std::vector<std::string> order;
@@ -345,9 +365,9 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
     if (b.not_run) {
       report.not_run.push_back(*b.not_run);
     } else if (!b.iterations.empty()) {
-      report.cases.push_back(from_iterations(name, b, source));
+      report.cases.push_back(from_iterations(name, b, source, frames));
       ++from_iteration_runs;
-    } else if (auto c = from_mean_aggregate(name, b, source)) {
+    } else if (auto c = from_mean_aggregate(name, b, source, frames)) {
       report.cases.push_back(std::move(*c));
       ++from_means;
     }
@@ -406,6 +426,7 @@ Report read_report_document(element root, const std::string& source) {
   }
   const bool ours = context.contains(k::kSchemaVersion);
   Report report;
+  FramePool frames;
   if (ours) {
     const auto& version = context.at(k::kSchemaVersion);
     // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
@@ -426,10 +447,10 @@ Report read_report_document(element root, const std::string& source) {
       }
       const Reader r(source, entry, index++);
       if (!names.insert(r.name()).second) throw InputError(source + ": case " + std::string(r.name()) + " appears twice");
-      report.cases.push_back(read_case(r, entry));
+      report.cases.push_back(read_case(r, entry, frames));
     }
   } else {
-    report = read_google_benchmark(benchmarks, context, source);
+    report = read_google_benchmark(benchmarks, context, source, frames);
   }
   if (report.cases.empty() && report.not_run.empty()) {
     throw InputError(source + (ours ? ": the report has no cases"
@@ -479,9 +500,9 @@ nlohmann::json case_json(const CaseResult& c) {
   if (!c.sites.empty()) {
     nlohmann::json sites = nlohmann::json::array();
     for (const SiteSummary& site : c.sites) {
-      sites.push_back({{k::kFunction, site.where.function},
-                       {k::kFile, site.where.file},
-                       {k::kLine, site.where.line},
+      sites.push_back({{k::kFunction, site.where().function},
+                       {k::kFile, site.where().file},
+                       {k::kLine, site.where().line},
                        {k::kAllocsPerOpField, json_number(site.allocs_per_op)},
                        {k::kBytesPerOpField, json_number(site.bytes_per_op)}});
     }

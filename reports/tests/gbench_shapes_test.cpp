@@ -170,8 +170,8 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
     const auto* c = CaseIndex(report).find(name);
     ASSERT_NE(c, nullptr) << name;
     ASSERT_EQ(c->sites.size(), 1u) << name;
-    EXPECT_EQ(c->sites[0].where.file, where);
-    EXPECT_EQ(c->sites[0].where.line, allocating_line());
+    EXPECT_EQ(c->sites[0].where().file, where);
+    EXPECT_EQ(c->sites[0].where().line, allocating_line());
     EXPECT_EQ(c->sites[0].allocs_per_op, allocs) << name;  // the same figure as allocs/op
     EXPECT_EQ(c->allocs_per_op, allocs) << name;
     EXPECT_FALSE(c->stacks.empty());
@@ -185,7 +185,7 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
   EXPECT_EQ(gate.code, 1) << gate.output;
   const std::string line = std::to_string(allocating_line());
   // g++ inlines allocate() ("allocate"), clang 14 does not ("(anonymous namespace)::allocate").
-  const std::string function = CaseIndex(report).find("BM_Two/iterations:50")->sites[0].where.function;
+  const std::string function = CaseIndex(report).find("BM_Two/iterations:50")->sites[0].where().function;
   EXPECT_EQ(function.substr(function.rfind("allocate")), "allocate");
   EXPECT_NE(gate.output.find("REGRESSION BM_Two/iterations:50: allocs/op 2 > bound 1 (+1)\n    2 allocs/op from " +
                              function + " (" + where + ":" + line + ")\n"),

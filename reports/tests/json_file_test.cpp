@@ -11,6 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <simdjson.h>
+
 #include "input_error.h"
 
 namespace {
@@ -144,6 +146,41 @@ TEST_F(JsonFile, StaleTemporariesAreRemovedAndNothingElse) {
     EXPECT_TRUE(fs::exists(dir_ / kept)) << kept;
   }
   EXPECT_EQ(slurp(file), "x\n");
+}
+
+// A file of 1 MiB or more is parsed without its whitespace (json_file.cpp):
+// what it reads and what it says about a broken one are the file's own.
+std::string large_document(const std::string& tail) {
+  std::string text = "{\n  \"pad\": [\n";
+  while (text.size() < (std::size_t{3} << 20) / 2) text += "    \"  spaced  string \\\" \",\n    12.5,\n";
+  return text + "    0\n  ],\n" + tail + "\n}\n";
+}
+
+TEST_F(JsonFile, ALargeFileReadsAsItsText) {
+  const fs::path file = dir_ / "large.json";
+  const std::string text = large_document("  \"last\": \"a  b\"");
+  std::ofstream(file) << text;
+  const JsonDocument document = read_json_document(file);
+  EXPECT_EQ(to_nlohmann(document.root()), nlohmann::json::parse(text));
+}
+
+TEST_F(JsonFile, ALargeFileThatIsBrokenSaysWhereInTheFile) {
+  const fs::path file = dir_ / "large.json";
+  const std::string text = large_document("  \"last\": [1, 2,");
+  std::ofstream(file) << text;
+  const auto error = [&] {
+    try {
+      read_json_document(file);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  // The closing brace where a value belongs, counted in the file's bytes
+  // (from 1), not in its text without whitespace.
+  EXPECT_EQ(error(), file.string() + ": malformed JSON at byte " + std::to_string(text.rfind('}') + 1));
+  std::ofstream(file) << large_document("  \"pad\": 1");
+  EXPECT_EQ(error(), file.string() + ": the key \"pad\" appears twice in one object");
 }
 
 TEST(JsonNumber, WritesWholeFiguresAsIntegers) {

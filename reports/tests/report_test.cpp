@@ -60,6 +60,26 @@ TEST(ReadReport, RoundTripsThroughItsJson) {
   EXPECT_TRUE(json["benchmarks"][0].contains("real_time"));
 }
 
+// Each distinct frame once per report, however many cases name it: what keeps
+// `compare` within 3x a report's size.
+TEST(ReadReport, CasesThatNameOneFrameShareIt) {
+  Report r;
+  r.context = {{"allocgate_schema_version", 1}};
+  for (const char* name : {"a", "b"}) {
+    CaseResult c;
+    c.name = name;
+    c.allocs_per_op = 2;
+    c.sites = {SiteSummary{allocgate::SiteFrame{"render", "x.cpp", 42}, 1, 8},
+               SiteSummary{allocgate::SiteFrame{"render", "x.cpp", 43}, 1, 8}};
+    r.cases.push_back(std::move(c));
+  }
+  const Report again = report_from_json(to_json(r), "again");
+  EXPECT_EQ(again.cases[0].sites[0].frame, again.cases[1].sites[0].frame);
+  EXPECT_EQ(again.cases[0].sites[1].frame, again.cases[1].sites[1].frame);
+  EXPECT_NE(again.cases[0].sites[0].frame, again.cases[0].sites[1].frame);  // another line, another frame
+  EXPECT_EQ(again.cases[1].sites[1].where().line, 43u);
+}
+
 TEST(ReadReport, SitesAndStacksRoundTrip) {
   Report r = read_report(kFixtures + "/report.json");
   EXPECT_FALSE(r.cases[0].sites.empty());  // the fixture was written by `allocgate run --sites`
@@ -67,7 +87,7 @@ TEST(ReadReport, SitesAndStacksRoundTrip) {
   r.cases[0].stacks = {StackSummary{{"main", "render"}, 1000}};
   const Report again = report_from_json(to_json(r), "again");
   ASSERT_EQ(again.cases[0].sites.size(), 1u);
-  EXPECT_EQ(to_string(again.cases[0].sites[0].where), "render (workloads/x.cpp:42)");
+  EXPECT_EQ(to_string(again.cases[0].sites[0].where()), "render (workloads/x.cpp:42)");
   EXPECT_EQ(again.cases[0].sites[0].allocs_per_op, 1000);
   ASSERT_EQ(again.cases[0].stacks.size(), 1u);
   EXPECT_EQ(again.cases[0].stacks[0].frames, (std::vector<std::string>{"main", "render"}));
