@@ -77,7 +77,7 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
     if (run.counters.count(kAllocsPerOp)) {
       for (const char* name : kOurCounters) {
         const auto it = run.counters.find(name);
-        ours += pad(it != run.counters.end() ? reports::exact(it->second.value) : "-");
+        ours += pad(it != run.counters.end() ? files::exact(it->second.value) : "-");
       }
     }
     line.insert(line.rfind('\n'), ours);

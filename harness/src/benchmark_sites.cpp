@@ -137,7 +137,7 @@ void write_sites(std::ostream& console) {
     }
     return;
   }
-  nlohmann::json json = reports::read_json_file(file);
+  nlohmann::json json = files::read_json_file(file);
   for (auto& entry : json.at("benchmarks")) {
     // The iteration runs, and the mean where only aggregates are reported.
     if (entry.value(keys::kRunType, "") == "aggregate" && entry.value(keys::kAggregateName, "") != "mean") continue;
@@ -146,7 +146,7 @@ void write_sites(std::ostream& console) {
     entry[keys::kSites] = sites_json(it->second);
     entry[keys::kStacks] = stacks_json(it->second);
   }
-  reports::write_file_atomically(file, json.dump(2) + "\n");
+  files::write_file_atomically(file, json.dump(2) + "\n");
 }
 
 }  // namespace allocgate::benchmark::detail

@@ -6,15 +6,15 @@
 #include <string>
 
 #include "allocgate/gtest.h"
-#include "bounds.h"
+#include "bounds_file.h"
 #include "format.h"
 #include "input_error.h"
 
 namespace allocgate::testing {
 namespace {
 
-using RecordedBound = reports::Bound;
-using reports::BoundsFile;
+using RecordedBound = bounds::Bound;
+using bounds::BoundsFile;
 
 std::string environment(const char* name) {
   const char* value = std::getenv(name);
@@ -29,12 +29,12 @@ std::string figures(const AllocationStats& stats) {
 std::string excess(const AllocationStats& measured, const RecordedBound& bound) {
   const auto allocations = static_cast<double>(measured.allocations);
   if (allocations > bound.allocs_per_op + bound.tolerance) {
-    return "allocations " + std::to_string(measured.allocations) + " > bound " + reports::exact(bound.allocs_per_op) +
-           (bound.tolerance > 0 ? " + tolerance " + reports::exact(bound.tolerance) : "");
+    return "allocations " + std::to_string(measured.allocations) + " > bound " + files::exact(bound.allocs_per_op) +
+           (bound.tolerance > 0 ? " + tolerance " + files::exact(bound.tolerance) : "");
   }
   const auto bytes = static_cast<double>(measured.bytes_allocated);
   if (bound.bytes_per_op && bytes > *bound.bytes_per_op + bound.bytes_tolerance) {
-    return "bytes " + std::to_string(measured.bytes_allocated) + " > bound " + reports::exact(*bound.bytes_per_op);
+    return "bytes " + std::to_string(measured.bytes_allocated) + " > bound " + files::exact(*bound.bytes_per_op);
   }
   return {};
 }
@@ -43,7 +43,7 @@ std::string excess(const AllocationStats& measured, const RecordedBound& bound) 
 // when below; a higher count is never recorded (that is a regression).
 void record(const std::string& file, const std::string& toolchain, const std::string& name,
             const AllocationStats& measured) {
-  reports::update_bounds_file(file, [&](BoundsFile& bounds) {
+  bounds::update_bounds_file(file, [&](BoundsFile& bounds) {
     auto& section = bounds.toolchains[toolchain];
     const auto allocations = static_cast<double>(measured.allocations);
     const auto bytes = static_cast<double>(measured.bytes_allocated);
@@ -79,7 +79,7 @@ void record(const std::string& file, const std::string& toolchain, const std::st
       return ::testing::AssertionFailure() << file << " does not exist; record the bounds of " << name
                                            << " with: ALLOCGATE_UPDATE=1 and the same test command";
     }
-    const BoundsFile bounds = reports::read_bounds(file);
+    const BoundsFile bounds = bounds::read_bounds(file);
     const auto section = bounds.toolchains.find(toolchain);
     const RecordedBound* bound = nullptr;
     if (section != bounds.toolchains.end()) {
@@ -99,7 +99,7 @@ void record(const std::string& file, const std::string& toolchain, const std::st
             << measured.stats;
     if (measured.stats.allocations > 0) failure << "\n  top sites:\n" << measured.sites->profile().top(5);
     return failure;
-  } catch (const reports::InputError& e) {
+  } catch (const files::InputError& e) {
     return ::testing::AssertionFailure() << e.what();
   }
 }

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "allocgate/benchmark.h"
-#include "bounds.h"
+#include "bounds_file.h"
 #include "compare.h"
 #include "gate.h"
 #include "json_file.h"
@@ -37,6 +37,8 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
+using namespace allocgate::bounds;
 namespace fs = std::filesystem;
 
 // Case i as `allocgate run --sites` writes it, with three sites.

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bounds.h"
+#include "bounds_file.h"
 #include "compare.h"
 #include "gate.h"
 #include "input_error.h"
@@ -18,6 +18,8 @@
 #include "table.h"
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
+using namespace allocgate::bounds;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -85,14 +85,14 @@ Cells cells_of(const CompareRow& r) {
     c.note = r.base ? "only in base" : "only in head";
     return c;
   }
-  c.allocs = readable(r.base->allocs_per_op) + " -> " + readable(r.head->allocs_per_op);
-  if (r.allocs_changed()) c.allocs += " (" + signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
+  c.allocs = files::readable(r.base->allocs_per_op) + " -> " + files::readable(r.head->allocs_per_op);
+  if (r.allocs_changed()) c.allocs += " (" + files::signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
   if (r.base->bytes_per_op && r.head->bytes_per_op) {
-    c.bytes = signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
+    c.bytes = files::signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
   }
   if (r.time_ratio) {
-    c.time = ratio(*r.time_ratio);
-    if (r.ratio_low) c.time += " [" + ratio(*r.ratio_low) + ", " + ratio(*r.ratio_high) + "]";
+    c.time = files::ratio(*r.time_ratio);
+    if (r.ratio_low) c.time += " [" + files::ratio(*r.ratio_low) + ", " + files::ratio(*r.ratio_high) + "]";
   }
   c.note = r.allocs_changed() ? "allocations changed"
            : r.bytes_changed() ? "bytes changed"
@@ -125,7 +125,7 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     out << "| case | allocs/op | bytes/op delta | time head/base [spread] | |\n|---|---:|---:|---:|---|\n";
     for (const CompareRow& r : rows) {
       const Cells c = cells_of(r);
-      out << "| " << markdown_code(r.name) << " | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
+      out << "| " << files::markdown_code(r.name) << " | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
     }
     return;
   }
@@ -137,7 +137,7 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
                    {"", Align::left}});
   for (const CompareRow& r : rows) {
     Cells c = cells_of(r);
-    table.add_row({terminal_text(r.name), std::move(c.allocs), std::move(c.bytes), std::move(c.time), std::move(c.note)});
+    table.add_row({files::terminal_text(r.name), std::move(c.allocs), std::move(c.bytes), std::move(c.time), std::move(c.note)});
   }
   table.print(out);
   // Under each case whose allocations changed: which sites account for it.
@@ -145,9 +145,9 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     if (!r.allocs_changed()) continue;
     const auto changes = site_changes(r);
     if (changes.empty()) continue;
-    out << "\n" << terminal_text(r.name) << ": allocs/op by site, head - base\n";
+    out << "\n" << files::terminal_text(r.name) << ": allocs/op by site, head - base\n";
     for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
-      out << "  " << signed_readable(changes[i].second) << "  " << terminal_text(changes[i].first) << "\n";
+      out << "  " << files::signed_readable(changes[i].second) << "  " << files::terminal_text(changes[i].first) << "\n";
     }
   }
 }

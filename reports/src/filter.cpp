@@ -15,7 +15,7 @@ NameFilter::NameFilter(const std::string& pattern) {
   const char* error = "";
   allocgate_re2* re = allocgate_re2_new(pattern.data(), pattern.size(), &error);
   if (re == nullptr) {
-    throw InputError("--filter '" + pattern + "' is not a regular expression (RE2 syntax): " + error);
+    throw files::InputError("--filter '" + pattern + "' is not a regular expression (RE2 syntax): " + error);
   }
   pattern_.reset(new Pattern{re});
 }

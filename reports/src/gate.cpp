@@ -34,10 +34,10 @@ constexpr const char* kVariesCause =
 
 // "varies: 1-2 allocs/op between repetitions".
 std::string varies(const CaseResult& c) {
-  return "varies: " + exact(*c.allocs_per_op_min) + "-" + exact(c.allocs_per_op) + " allocs/op between repetitions";
+  return "varies: " + files::exact(*c.allocs_per_op_min) + "-" + files::exact(c.allocs_per_op) + " allocs/op between repetitions";
 }
 
-GateRow judge(const Bound& bound, CaseResult&& case_result) {
+GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
   GateRow row{case_result.name, Status::ok, bound, std::move(case_result), {}};
   const CaseResult& measured = *row.measured;
   const double allocs_limit = bound.allocs_per_op + bound.tolerance;
@@ -50,33 +50,33 @@ GateRow judge(const Bound& bound, CaseResult&& case_result) {
   }
   if (measured.allocs_per_op > allocs_limit) {
     row.status = Status::regression;
-    row.detail = "allocs/op " + exact(measured.allocs_per_op) + " > bound " + exact(bound.allocs_per_op) +
-                 (bound.tolerance > 0 ? " + " + exact(bound.tolerance) : std::string()) + " (" +
-                 signed_exact(measured.allocs_per_op - bound.allocs_per_op) + ")";
+    row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " > bound " + files::exact(bound.allocs_per_op) +
+                 (bound.tolerance > 0 ? " + " + files::exact(bound.tolerance) : std::string()) + " (" +
+                 files::signed_exact(measured.allocs_per_op - bound.allocs_per_op) + ")";
     return row;
   }
   if (bound.bytes_per_op) {
     if (!measured.bytes_per_op) {
       row.status = Status::unmeasured;
-      row.detail = "bytes/op is bounded (" + exact(*bound.bytes_per_op) + ") but the report has no bytes figure";
+      row.detail = "bytes/op is bounded (" + files::exact(*bound.bytes_per_op) + ") but the report has no bytes figure";
       return row;
     }
     if (*measured.bytes_per_op > *bound.bytes_per_op + bound.bytes_tolerance) {
       row.status = Status::regression;
-      row.detail = "bytes/op " + exact(*measured.bytes_per_op) + " > bound " + exact(*bound.bytes_per_op) + " (" +
-                   signed_exact(*measured.bytes_per_op - *bound.bytes_per_op) + ")";
+      row.detail = "bytes/op " + files::exact(*measured.bytes_per_op) + " > bound " + files::exact(*bound.bytes_per_op) + " (" +
+                   files::signed_exact(*measured.bytes_per_op - *bound.bytes_per_op) + ")";
       return row;
     }
   }
   if (measured.allocs_per_op < bound.allocs_per_op) {
     row.status = Status::improved;
-    row.detail = "allocs/op " + exact(measured.allocs_per_op) + " < bound " + exact(bound.allocs_per_op) + " (" +
-                 signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
+    row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " < bound " + files::exact(bound.allocs_per_op) + " (" +
+                 files::signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
   }
   return row;
 }
 
-std::string cell(const std::optional<double>& value) { return value ? readable(*value) : "-"; }
+std::string cell(const std::optional<double>& value) { return value ? files::readable(*value) : "-"; }
 
 // A row's bound, measured allocs/op, delta and bytes/op as a table shows
 // them (the REGRESSION lines above it are exact); "-" where absent.
@@ -86,13 +86,13 @@ struct RowCells {
 
 RowCells cells_of(const GateRow& row) {
   RowCells c{"-", "-", "-", "-"};
-  if (row.bound) c.bound = readable(row.bound->allocs_per_op);
+  if (row.bound) c.bound = files::readable(row.bound->allocs_per_op);
   if (row.measured) {
-    c.measured = readable(row.measured->allocs_per_op);
-    if (row.measured->allocs_per_op_min) c.measured = readable(*row.measured->allocs_per_op_min) + "-" + c.measured;
+    c.measured = files::readable(row.measured->allocs_per_op);
+    if (row.measured->allocs_per_op_min) c.measured = files::readable(*row.measured->allocs_per_op_min) + "-" + c.measured;
     c.bytes = cell(row.measured->bytes_per_op);
   }
-  if (row.bound && row.measured) c.delta = signed_readable(row.measured->allocs_per_op - row.bound->allocs_per_op);
+  if (row.bound && row.measured) c.delta = files::signed_readable(row.measured->allocs_per_op - row.bound->allocs_per_op);
   return c;
 }
 
@@ -109,17 +109,17 @@ bool GateResult::failed(bool strict) const {
          (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing) + count(Status::skipped)) > 0;
 }
 
-GateResult evaluate(Report report, const BoundsFile& bounds, const std::string& toolchain,
+GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
                     const std::string& bounds_source) {
   const auto section = bounds.toolchains.find(toolchain);
   if (section == bounds.toolchains.end()) {
     std::string known;
     for (const auto& [key, cases] : bounds.toolchains) known += (known.empty() ? "" : ", ") + key;
-    throw InputError(bounds_source + " has no bounds for toolchain " + toolchain + " (it has: " +
+    throw files::InputError(bounds_source + " has no bounds for toolchain " + toolchain + " (it has: " +
                      (known.empty() ? "none" : known) + "); record them with: allocgate diff --update --bounds " +
                      bounds_source + " REPORT");
   }
-  const ToolchainBounds& bounded = section->second;
+  const bounds::ToolchainBounds& bounded = section->second;
   GateResult result;
   result.toolchain = toolchain;
   result.rows.reserve(report.cases.size() + report.not_run.size());
@@ -218,7 +218,7 @@ bool fails(const GateRow& row) {
 
 // Unescaped: each printer escapes it for its medium.
 std::string site_line(const SiteSummary& site) {
-  return readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
+  return files::readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
 }
 
 }  // namespace
@@ -226,9 +226,9 @@ std::string site_line(const SiteSummary& site) {
 void print_text(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
-    out << label(row.status) << " " << terminal_text(row.name) << ": " << terminal_text(row.detail) << "\n";
+    out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail) << "\n";
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "    " << terminal_text(site_line(row.measured->sites[i])) << "\n";
+      out << "    " << files::terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
   using Align = TextTable::Align;
@@ -240,11 +240,11 @@ void print_text(std::ostream& out, const GateResult& result) {
                    {"status", Align::left}});
   for (const GateRow& row : result.rows) {
     RowCells c = cells_of(row);
-    table.add_row({terminal_text(row.name), std::move(c.bound), std::move(c.measured), std::move(c.delta),
+    table.add_row({files::terminal_text(row.name), std::move(c.bound), std::move(c.measured), std::move(c.delta),
                    std::move(c.bytes), label(row.status)});
   }
   table.print(out);
-  print_summary(out, result, terminal_text(result.toolchain));
+  print_summary(out, result, files::terminal_text(result.toolchain));
 }
 
 void print_markdown(std::ostream& out, const GateResult& result) {
@@ -252,20 +252,20 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
-    out << "- **" << markdown_text(row.name) << "**: " << markdown_text(row.detail) << "\n";
+    out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "  - " << markdown_text(site_line(row.measured->sites[i])) << "\n";
+      out << "  - " << files::markdown_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
   if (failed) out << "\n";
   out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
   for (const GateRow& row : result.rows) {
     const RowCells c = cells_of(row);
-    out << "| " << markdown_code(row.name) << " | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
+    out << "| " << files::markdown_code(row.name) << " | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
         << " | " << (fails(row) ? "**" + std::string(label(row.status)) + "**" : label(row.status)) << " |\n";
   }
   out << "\n";
-  print_summary(out, result, markdown_text(result.toolchain));
+  print_summary(out, result, files::markdown_text(result.toolchain));
 }
 
 void print_github_annotations(std::ostream& out, const GateResult& result) {
@@ -276,7 +276,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     const bool has_site = row.measured && !row.measured->sites.empty();
     if (has_site && !row.measured->sites[0].where().file.empty()) {
       const SiteFrame& where = row.measured->sites[0].where();
-      out << "file=" << workflow_property(where.file) << ",line=" << where.line << ",";
+      out << "file=" << files::workflow_property(where.file) << ",line=" << where.line << ",";
     }
     std::string message = row.name + ": " + row.detail;
     if (has_site) message += "; top site: " + site_line(row.measured->sites[0]);
@@ -285,7 +285,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
             : row.status == Status::varies ? "allocation count varies"
                                            : "allocation regression")
         << "::"
-        << workflow_data(message) << "\n";
+        << files::workflow_data(message) << "\n";
   }
 }
 
@@ -300,7 +300,7 @@ std::string flaky_figures(const CaseResult& c) {
   }
   const bool allocs_whole = whole(c.allocs_per_op);
   if (allocs_whole && (!c.bytes_per_op || whole(*c.bytes_per_op))) return {};
-  const std::string figure = allocs_whole ? "bytes/op " + exact(*c.bytes_per_op) : "allocs/op " + exact(c.allocs_per_op);
+  const std::string figure = allocs_whole ? "bytes/op " + files::exact(*c.bytes_per_op) : "allocs/op " + files::exact(c.allocs_per_op);
   return figure + (c.iterations ? " over " + std::to_string(*c.iterations) + " iterations" : std::string()) +
          " is not a whole number, so it changes with the iteration count: something allocates once per run, "
          "not once per iteration (a first-iteration cache, a static built on first use, a counter or label set "
@@ -309,9 +309,9 @@ std::string flaky_figures(const CaseResult& c) {
 
 }  // namespace
 
-BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
+bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
                          bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused) {
-  ToolchainBounds& section = bounds.toolchains[toolchain];
+  bounds::ToolchainBounds& section = bounds.toolchains[toolchain];
   for (const CaseResult& c : report.cases) {
     const auto it = section.find(c.name);
     const bool tolerated = it != section.end() && it->second.tolerance > 0;
@@ -323,18 +323,18 @@ BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::str
       }
     }
     if (it == section.end()) {
-      Bound b;
+      bounds::Bound b;
       b.allocs_per_op = c.allocs_per_op;
       b.bytes_per_op = c.bytes_per_op;
       section.emplace(c.name, b);
-      changes.push_back("added " + c.name + ": allocs/op " + exact(c.allocs_per_op));
+      changes.push_back("added " + c.name + ": allocs/op " + files::exact(c.allocs_per_op));
       continue;
     }
-    Bound& b = it->second;
+    bounds::Bound& b = it->second;
     const auto move = [&](const char* what, double& bound, double measured) {
       if (measured == bound || (measured > bound && !allow_loosen)) return;
       changes.push_back(std::string(measured < bound ? "tightened " : "loosened ") + c.name + ": " + what + " " +
-                        exact(bound) + " -> " + exact(measured));
+                        files::exact(bound) + " -> " + files::exact(measured));
       bound = measured;
     };
     move("allocs/op", b.allocs_per_op, c.allocs_per_op);

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "bounds.h"
+#include "bounds_file.h"
 #include "report.h"
 
 namespace allocgate::reports {
@@ -32,7 +32,7 @@ enum class Status {
 struct GateRow {
   std::string name;
   Status status = Status::ok;
-  std::optional<Bound> bound;          // absent when unbounded
+  std::optional<bounds::Bound> bound;          // absent when unbounded
   std::optional<CaseResult> measured;  // absent when missing
   std::string detail;                  // "allocs/op 1000 > bound 0 (+1000)"
 };
@@ -49,7 +49,7 @@ struct GateResult {
 /// Throws InputError when bounds has no section for the toolchain. Takes the
 /// report by value: its cases move into the rows (pass it with std::move
 /// when it is not needed after).
-GateResult evaluate(Report report, const BoundsFile& bounds, const std::string& toolchain,
+GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
                     const std::string& bounds_source);
 
 /// Regressions first, one line each, then a compact table and a summary line.
@@ -67,7 +67,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result);
 /// numbers (they change with the iteration count), unless the case's bound
 /// has a tolerance. `refused` receives one line per such case, naming it and
 /// the likely cause; the caller writes nothing when it is not empty.
-BoundsFile update_bounds(BoundsFile bounds, const Report& report, const std::string& toolchain,
+bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
                          bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused);
 
 }  // namespace allocgate::reports

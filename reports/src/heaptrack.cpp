@@ -75,11 +75,11 @@ HeaptrackSummary parse_heaptrack_print(const std::string& text) {
 HeaptrackSummary run_under_heaptrack(const std::string& self, const std::string& case_name, long runs,
                                      const std::string& out_prefix) {
   for (const char* tool : {"heaptrack", "heaptrack_print"}) {
-    if (!on_path(tool)) throw InputError(std::string(tool) + " is not installed: apt-get install heaptrack");
+    if (!on_path(tool)) throw files::InputError(std::string(tool) + " is not installed: apt-get install heaptrack");
   }
   const auto [code, log] =
       run_process({"heaptrack", "-o", out_prefix, self, "loop", case_name, "--runs", std::to_string(runs)});
-  if (code != 0) throw InputError("heaptrack failed (exit " + std::to_string(code) + ") on " + case_name);
+  if (code != 0) throw files::InputError("heaptrack failed (exit " + std::to_string(code) + ") on " + case_name);
   // heaptrack appends its compressor's extension to -o.
   std::string data;
   for (const char* extension : {".zst", ".gz", ""}) {
@@ -88,10 +88,10 @@ HeaptrackSummary run_under_heaptrack(const std::string& self, const std::string&
       break;
     }
   }
-  if (data.empty()) throw InputError("heaptrack wrote no data file at " + out_prefix + ".zst");
+  if (data.empty()) throw files::InputError("heaptrack wrote no data file at " + out_prefix + ".zst");
   const auto [print_code, text] = run_process({"heaptrack_print", "-f", data, "--print-peaks", "0",
                                                "--print-temporary", "0", "--print-leaks", "0", "-n", "5", "-s", "0"});
-  if (print_code != 0) throw InputError("heaptrack_print failed on " + data);
+  if (print_code != 0) throw files::InputError("heaptrack_print failed on " + data);
   HeaptrackSummary summary = parse_heaptrack_print(text);
   summary.data_file = data;
   return summary;

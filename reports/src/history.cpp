@@ -117,13 +117,13 @@ class Statement {
   const bool damaged_schema = primary == SQLITE_ERROR && (message.rfind("no such table", 0) == 0 ||
                                                           message.rfind("no such column", 0) == 0);
   if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || damaged_schema) {
-    throw InputError(source + ": not a usable history database (" + message + ")");
+    throw files::InputError(source + ": not a usable history database (" + message + ")");
   }
   if (primary == SQLITE_FULL || primary == SQLITE_IOERR) {
-    throw InputError(source + ": cannot write: " + message + "; nothing of this run was recorded");
+    throw files::InputError(source + ": cannot write: " + message + "; nothing of this run was recorded");
   }
   if (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM) {
-    throw InputError(source + ": cannot open: " + message);
+    throw files::InputError(source + ": cannot open: " + message);
   }
   throw std::runtime_error(source + ": " + what + ": " + message);
 }
@@ -185,10 +185,10 @@ RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std
   key.branch = overrides.branch.value_or("");
   key.toolchain = overrides.toolchain.value_or(report.toolchain());
   key.host = overrides.host.value_or(report.context_text(k::kHostName));
-  if (key.commit.empty()) throw InputError(source + ": no git_commit in its context; pass --commit");
-  if (key.date.empty()) throw InputError(source + ": no date in its context; pass --date");
+  if (key.commit.empty()) throw files::InputError(source + ": no git_commit in its context; pass --commit");
+  if (key.date.empty()) throw files::InputError(source + ": no date in its context; pass --date");
   for (const std::string* text : {&key.commit, &key.date, &key.branch, &key.toolchain, &key.host}) {
-    if (!valid_utf8(*text)) throw InputError(source + ": the run's commit, date, branch, toolchain or host is not UTF-8");
+    if (!files::valid_utf8(*text)) throw files::InputError(source + ": the run's commit, date, branch, toolchain or host is not UTF-8");
   }
   return key;
 }
@@ -202,17 +202,17 @@ void check_identity(sqlite3* db, const std::string& source) {
   const std::int64_t application = pragma(db, "PRAGMA application_id", source);
   const bool tables = pragma(db, "SELECT count(*) FROM sqlite_master", source) != 0;
   if (application != kApplicationId && (application != 0 || tables)) {
-    throw InputError(source + ": not an allocgate history database (another program's SQLite file)");
+    throw files::InputError(source + ": not an allocgate history database (another program's SQLite file)");
   }
 }
 
 void check_version(std::int64_t version, const std::string& source) {
   if (version > History::kSchemaVersion) {
-    throw InputError(source + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
+    throw files::InputError(source + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
                      std::to_string(History::kSchemaVersion) + "); use a newer allocgate");
   }
   if (version < 0) {
-    throw InputError(source + ": not a usable history database (schema version " + std::to_string(version) + ")");
+    throw files::InputError(source + ": not a usable history database (schema version " + std::to_string(version) + ")");
   }
 }
 
@@ -238,10 +238,10 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
   const bool reader = access == Access::read;
   std::error_code error;
   const auto status = std::filesystem::status(file, error);
-  if (std::filesystem::is_directory(status)) throw InputError(source_ + ": is a directory, not a history database");
-  if (reader && !std::filesystem::exists(status)) throw InputError(source_ + ": no such history database");
+  if (std::filesystem::is_directory(status)) throw files::InputError(source_ + ": is a directory, not a history database");
+  if (reader && !std::filesystem::exists(status)) throw files::InputError(source_ + ": no such history database");
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
-    throw InputError(source_ + ": not a regular file");
+    throw files::InputError(source_ + ": not a regular file");
   }
   // A reader opens the file read-only; one it may not write, as immutable:
   // SQLite then creates no -wal or -shm beside it, which would carry the
@@ -256,7 +256,7 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
     const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
     db_ = nullptr;
-    throw InputError(source_ + ": cannot open: " + message);
+    throw files::InputError(source_ + ": cannot open: " + message);
   }
   try {
     sqlite3_busy_timeout(db_, 30000);  // another writer holds the lock: wait for it
@@ -269,7 +269,7 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
       const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
       check_version(version, source_);
       if (version < kSchemaVersion) {
-        throw InputError(source_ + ": history schema " + std::to_string(version) +
+        throw files::InputError(source_ + ": history schema " + std::to_string(version) +
                          " is older than this allocgate's; `allocgate history add` upgrades it");
       }
       return;
@@ -405,8 +405,8 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
   std::vector<std::vector<std::string>> cells;
   std::vector<std::string> header{"case", "figure"};
   for (const RunKey& run : table.runs) {
-    const std::string commit(utf8_prefix(run.commit, 10));
-    header.push_back(markdown ? markdown_code(commit) : terminal_text(commit));
+    const std::string commit(files::utf8_prefix(run.commit, 10));
+    header.push_back(markdown ? files::markdown_code(commit) : files::terminal_text(commit));
   }
   cells.push_back(header);
   struct Figure {
@@ -426,10 +426,10 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
       if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) continue;
       // Times vary from run to run: only the exact figures mark a change.
       const auto changed = figure.exact ? last_change(values) : std::nullopt;
-      std::vector<std::string> row{markdown ? markdown_code(table.cases[c]) : terminal_text(table.cases[c]),
+      std::vector<std::string> row{markdown ? files::markdown_code(table.cases[c]) : files::terminal_text(table.cases[c]),
                                    figure.label};
       for (std::size_t i = 0; i < values.size(); ++i) {
-        std::string cell = !values[i] ? "-" : figure.exact ? readable(*values[i]) : nanoseconds(*values[i]);
+        std::string cell = !values[i] ? "-" : figure.exact ? files::readable(*values[i]) : files::nanoseconds(*values[i]);
         if (changed == i) cell += " *";
         row.push_back(cell);
       }

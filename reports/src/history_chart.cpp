@@ -40,7 +40,7 @@ std::ostream& operator<<(std::ostream& out, Coordinate c) {
 }
 
 // A commit as an axis label: its first ten bytes, never half a character.
-std::string commit_label(const std::string& commit) { return std::string(utf8_prefix(commit, 10)); }
+std::string commit_label(const std::string& commit) { return std::string(files::utf8_prefix(commit, 10)); }
 
 double x_of(std::size_t run, std::size_t runs) {
   const double span = kWidth - kLeft - kRight;
@@ -66,9 +66,9 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
   out << "<text class=\"panel\" x=\"" << kLeft << "\" y=\"" << top - 8 << "\">" << panel.label << "</text>";
   for (const double tick : flat ? std::vector<double>{lo} : std::vector<double>{lo, hi}) {
     // Short enough for the margin: an axis says the scale; the points' titles are exact.
-    const std::string label = panel.css == std::string_view("time") ? compact_nanoseconds(tick) : compact(tick);
+    const std::string label = panel.css == std::string_view("time") ? files::compact_nanoseconds(tick) : files::compact(tick);
     out << "<text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << Coordinate{y_of(tick) + 4} << "\">"
-        << html_text(label) << "</text>";
+        << files::html_text(label) << "</text>";
   }
   if (!panel.low.empty()) {
     std::ostringstream band;
@@ -91,7 +91,7 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
   for (std::size_t i = 0; i < runs && runs <= kMostPoints; ++i) {
     if (panel.values[i]) {
       out << "<circle class=\"point\" cx=\"" << Coordinate{x_of(i, runs)} << "\" cy=\"" << Coordinate{y_of(*panel.values[i])}
-          << "\" r=\"2\"><title>" << exact(*panel.values[i]) << "</title></circle>";
+          << "\" r=\"2\"><title>" << files::exact(*panel.values[i]) << "</title></circle>";
     }
   }
 }
@@ -115,7 +115,7 @@ void chart(std::ostream& out, const HistoryTable& table, std::size_t c) {
     }
   }
   const double height = kTop + static_cast<double>(panels.size()) * (kPanelHeight + kGap);
-  out << "<section><h2>" << html_text(table.cases[c]) << "</h2>\n<svg class=\"history\" width=\"" << kWidth
+  out << "<section><h2>" << files::html_text(table.cases[c]) << "</h2>\n<svg class=\"history\" width=\"" << kWidth
       << "\" height=\"" << height << "\" viewBox=\"0 0 " << kWidth << " " << height << "\">";
   // A run where allocs/op or bytes/op changed from the run before that had
   // the case: a rule across the panels, labelled with the commit.
@@ -126,7 +126,7 @@ void chart(std::ostream& out, const HistoryTable& table, std::size_t c) {
       const double x = x_of(i, runs);
       out << "<line class=\"change\" x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kTop - 8 << "\" y2=\""
           << height - kGap + 8 << "\"/><text class=\"change-label\" x=\"" << x + 3 << "\" y=\"" << kTop - 10
-          << "\">" << html_text(commit_label(table.runs[i].commit)) << "</text>";
+          << "\">" << files::html_text(commit_label(table.runs[i].commit)) << "</text>";
     }
     previous = i;
   }
@@ -150,9 +150,9 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
          "</style></head><body>\n<h1>allocgate history</h1>\n<p>"
       << table.runs.size() << " runs, oldest first";
   if (!table.runs.empty()) {
-    out << ", from " << html_text(commit_label(table.runs.front().commit)) << " ("
-        << html_text(table.runs.front().date) << ") to " << html_text(commit_label(table.runs.back().commit)) << " ("
-        << html_text(table.runs.back().date) << ")";
+    out << ", from " << files::html_text(commit_label(table.runs.front().commit)) << " ("
+        << files::html_text(table.runs.front().date) << ") to " << files::html_text(commit_label(table.runs.back().commit)) << " ("
+        << files::html_text(table.runs.back().date) << ")";
   }
   out << ". A dashed rule marks a run where allocs/op or bytes/op changed; the grey band is the time's "
          "min to max.</p>\n";

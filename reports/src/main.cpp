@@ -18,7 +18,7 @@
 #include <CLI/CLI.hpp>
 
 #include "allocgate/toolchain.h"
-#include "bounds.h"
+#include "bounds_file.h"
 #include "compare.h"
 #include "escape.h"
 #include "gate.h"
@@ -36,6 +36,8 @@
 namespace {
 
 using namespace allocgate::reports;
+namespace bounds = allocgate::bounds;
+namespace files = allocgate::files;
 
 constexpr int kRegression = 1;
 constexpr int kBadInput = 2;
@@ -45,12 +47,12 @@ constexpr int kOutputFailed = 4;
 std::string report_toolchain(const Report& report, const std::string& override_key, const std::string& source) {
   if (!override_key.empty()) {
     // It becomes a key of the bounds file, which is JSON text.
-    if (!valid_utf8(override_key)) throw InputError("--toolchain " + override_key + " is not valid UTF-8");
+    if (!files::valid_utf8(override_key)) throw files::InputError("--toolchain " + override_key + " is not valid UTF-8");
     return override_key;
   }
   const std::string key = report.toolchain();
   if (key.empty()) {
-    throw InputError(source + " does not name its toolchain (allocgate_toolchain in its context): the program that "
+    throw files::InputError(source + " does not name its toolchain (allocgate_toolchain in its context): the program that "
                      "wrote it was not linked with allocgate::benchmark or allocgate::benchmark_main; link one, "
                      "or pass --toolchain");
   }
@@ -61,7 +63,7 @@ std::string report_toolchain(const Report& report, const std::string& override_k
 Report read_report_saying_source(const std::string& file) {
   Report report = read_report(file);
   if (!report.source_summary.empty()) {
-    std::cerr << "allocgate: " << terminal_text(file) << ": " << report.source_summary << "\n";
+    std::cerr << "allocgate: " << files::terminal_text(file) << ": " << report.source_summary << "\n";
   }
   return report;
 }
@@ -74,20 +76,20 @@ int diff(const std::string& bounds_file, const std::string& report_file, const s
     std::vector<std::string> changes, refused;
     struct Refused {};
     try {
-      update_bounds_file(bounds_file, [&](BoundsFile& bounds) {
+      bounds::update_bounds_file(bounds_file, [&](bounds::BoundsFile& bounds) {
         bounds = update_bounds(std::move(bounds), report, toolchain, allow_loosen, changes, refused);
         if (!refused.empty()) throw Refused{};  // before anything is written
       });
     } catch (const Refused&) {
-      for (const std::string& line : refused) std::cerr << "allocgate: " << terminal_text(line) << "\n";
-      std::cerr << "allocgate: " << terminal_text(bounds_file) << " left unchanged\n";
+      for (const std::string& line : refused) std::cerr << "allocgate: " << files::terminal_text(line) << "\n";
+      std::cerr << "allocgate: " << files::terminal_text(bounds_file) << " left unchanged\n";
       return kBadInput;
     }
     for (const std::string& change : changes) std::cout << change << "\n";
     std::cout << bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
     return 0;
   }
-  const GateResult result = evaluate(std::move(report), read_bounds(bounds_file), toolchain, bounds_file);
+  const GateResult result = evaluate(std::move(report), bounds::read_bounds(bounds_file), toolchain, bounds_file);
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
     print_github_annotations(std::cout, result);
   }
@@ -123,8 +125,8 @@ int profile_command(const std::string& name, bool heaptrack, long runs, std::str
             << "  peak heap memory: " << summary.peak << "\n  top allocators:\n";
   for (const HeaptrackAllocator& a : summary.top) {
     // Read from heaptrack_print's output: escaped like any text from a file.
-    std::cout << "    " << a.calls << " calls: " << terminal_text(a.function)
-              << (a.location.empty() ? "" : " (" + terminal_text(a.location) + ")") << "\n";
+    std::cout << "    " << a.calls << " calls: " << files::terminal_text(a.function)
+              << (a.location.empty() ? "" : " (" + files::terminal_text(a.location) + ")") << "\n";
   }
   return 0;
 }
@@ -133,7 +135,7 @@ void write_output(const std::string& file, const std::string& text) {
   if (file.empty() || file == "-") {
     std::cout << text;
   } else {
-    write_file_atomically(file, text);
+    files::write_file_atomically(file, text);
   }
 }
 
@@ -143,7 +145,7 @@ int run_command(int argc, char** argv) {
   CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
   // A usage error in one line, as every other error.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return "allocgate: " + terminal_text(e.what()) + " (see allocgate --help)\n";
+    return "allocgate: " + files::terminal_text(e.what()) + " (see allocgate --help)\n";
   });
   // The toolchain key too: the section of a bounds file this build's counts belong to.
   app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
@@ -283,7 +285,7 @@ int run_command(int argc, char** argv) {
       if (untimed) std::cerr << "allocgate: counted without timing: this allocgate was built without Google Benchmark\n";
       print_markdown_tables(std::cout, report);
       if (!run_out.empty()) {
-        write_file_atomically(run_out, report_text(report));
+        files::write_file_atomically(run_out, report_text(report));
         std::cerr << "allocgate: wrote " << run_out << "\n";
       }
       return 0;
@@ -294,7 +296,7 @@ int run_command(int argc, char** argv) {
         for (const std::string& file : history_reports) {
           const Report report = read_report_saying_source(file);
           const bool added = db.add(report, run_key(report, history_key, file));
-          std::cout << terminal_text(file) << ": " << (added ? "added" : "recorded already, unchanged") << "\n";
+          std::cout << files::terminal_text(file) << ": " << (added ? "added" : "recorded already, unchanged") << "\n";
         }
       } else if (*history_chart) {
         std::ostringstream page;
@@ -349,16 +351,16 @@ int run_command(int argc, char** argv) {
       write_output(table_out, text.str());
       return 0;
     }
-  } catch (const InputError& e) {
+  } catch (const files::InputError& e) {
     // Messages quote the input: one line, nothing a terminal or a CI log acts on.
-    std::cerr << "allocgate: " << terminal_text(e.what()) << "\n";
+    std::cerr << "allocgate: " << files::terminal_text(e.what()) << "\n";
     return kBadInput;
   } catch (const std::filesystem::filesystem_error& e) {
     // A path the user named that cannot be searched, read or written.
-    std::cerr << "allocgate: " << terminal_text(e.what()) << "\n";
+    std::cerr << "allocgate: " << files::terminal_text(e.what()) << "\n";
     return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "allocgate: internal error: " << terminal_text(e.what()) << "\n";
+    std::cerr << "allocgate: internal error: " << files::terminal_text(e.what()) << "\n";
     return kInternal;
   }
   return kBadInput;

@@ -19,7 +19,7 @@ namespace {
 std::optional<Shard> shard_of(const NamedReport& r) {
   const auto it = r.report.context.find(k::kShard);
   if (it == r.report.context.end()) return std::nullopt;
-  if (!it->is_string()) throw InputError(r.source + ": context." + k::kShard + " is not a string");
+  if (!it->is_string()) throw files::InputError(r.source + ": context." + k::kShard + " is not a string");
   return parse_shard(it->get<std::string>(), r.source + ": context." + k::kShard);
 }
 
@@ -31,7 +31,7 @@ bool order_shards(std::vector<NamedReport>& reports) {
   const auto sharded = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
   if (sharded == 0) return false;
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    if (!shards[i]) throw InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
+    if (!shards[i]) throw files::InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
   }
   const int count = shards[0]->count;
   // By index, as given: nothing the size of N is made, and N, read from a
@@ -39,11 +39,11 @@ bool order_shards(std::vector<NamedReport>& reports) {
   std::map<int, const std::string*> seen;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (shards[i]->count != count) {
-      throw InputError(reports[i].source + " is shard " + shards[i]->text() + ", but " + reports[0].source +
+      throw files::InputError(reports[i].source + " is shard " + shards[i]->text() + ", but " + reports[0].source +
                        " is one of " + std::to_string(count));
     }
     const auto [it, added] = seen.try_emplace(shards[i]->index, &reports[i].source);
-    if (!added) throw InputError(reports[i].source + " and " + *it->second + " are both shard " + shards[i]->text());
+    if (!added) throw files::InputError(reports[i].source + " and " + *it->second + " are both shard " + shards[i]->text());
   }
   // Each index once, all at most N: whole exactly when they are 1..M with M = N.
   int expected = 1;
@@ -52,7 +52,7 @@ bool order_shards(std::vector<NamedReport>& reports) {
     ++expected;
   }
   if (expected <= count) {
-    throw InputError("shard " + Shard{expected, count}.text() + " is missing: the merged report would not be whole");
+    throw files::InputError("shard " + Shard{expected, count}.text() + " is missing: the merged report would not be whole");
   }
   std::vector<NamedReport> ordered(reports.size());
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -65,17 +65,17 @@ bool order_shards(std::vector<NamedReport>& reports) {
 }  // namespace
 
 Report merge_reports(std::vector<NamedReport> reports) {
-  if (reports.empty()) throw InputError("merge: no reports to merge");
+  if (reports.empty()) throw files::InputError("merge: no reports to merge");
   for (const NamedReport& r : reports) {
     if (!r.report.context.contains(k::kSchemaVersion)) {
-      throw InputError(r.source + ": not an allocgate report (merge joins the reports of allocgate run)");
+      throw files::InputError(r.source + ": not an allocgate report (merge joins the reports of allocgate run)");
     }
   }
   const bool shards = order_shards(reports);
   const std::string toolchain = reports[0].report.toolchain();
   for (const NamedReport& r : reports) {
     if (r.report.toolchain() != toolchain) {
-      throw InputError(r.source + " was run with toolchain " + r.report.toolchain() + ", " + reports[0].source +
+      throw files::InputError(r.source + " was run with toolchain " + r.report.toolchain() + ", " + reports[0].source +
                        " with " + toolchain + ": their counts cannot be gated together");
     }
   }
@@ -85,7 +85,7 @@ Report merge_reports(std::vector<NamedReport> reports) {
     for (const NamedReport& r : reports) {
       if (!shards || r.report.context_text(key) == first) continue;
       const auto shown = [](const std::string& text) { return text.empty() ? std::string("(none)") : text; };
-      throw InputError(r.source + " has " + key + " " + shown(r.report.context_text(key)) + ", " + reports[0].source +
+      throw files::InputError(r.source + " has " + key + " " + shown(r.report.context_text(key)) + ", " + reports[0].source +
                        " " + shown(first) + ": shards of one run share their commit and executable");
     }
   }
@@ -101,7 +101,7 @@ Report merge_reports(std::vector<NamedReport> reports) {
   for (NamedReport& r : reports) {
     for (CaseResult& c : r.report.cases) {
       const auto [it, added] = source_of.try_emplace(c.name, &r.source);
-      if (!added) throw InputError("case " + c.name + " is in both " + *it->second + " and " + r.source);
+      if (!added) throw files::InputError("case " + c.name + " is in both " + *it->second + " and " + r.source);
       merged.cases.push_back(std::move(c));
     }
   }

@@ -28,7 +28,7 @@ bool on_path(const std::string& program) {
 
 std::pair<int, std::string> run_process(const std::vector<std::string>& args) {
   int pipe_fds[2];
-  if (::pipe(pipe_fds) != 0) throw InputError("cannot create a pipe to run " + args[0]);
+  if (::pipe(pipe_fds) != 0) throw files::InputError("cannot create a pipe to run " + args[0]);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
@@ -42,7 +42,7 @@ std::pair<int, std::string> run_process(const std::vector<std::string>& args) {
   ::close(pipe_fds[1]);
   if (spawned != 0) {
     ::close(pipe_fds[0]);
-    throw InputError("cannot run " + args[0]);
+    throw files::InputError("cannot run " + args[0]);
   }
   std::string output;
   char buffer[4096];

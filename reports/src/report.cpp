@@ -95,7 +95,7 @@ class Reader {
     double value = 0;
     if (!it->is_number() || it->get(value) != simdjson::SUCCESS) fail(label() + ": " + key + " is not a number");
     if (!std::isfinite(value)) fail(label() + ": " + key + " is not finite");
-    if (value < 0) fail(label() + ": " + key + " is negative (" + json_text(*it) + ")");
+    if (value < 0) fail(label() + ": " + key + " is negative (" + files::json_text(*it) + ")");
     return value;
   }
 
@@ -105,7 +105,7 @@ class Reader {
     const std::optional<double> value = figure(key);
     if (!value) return std::nullopt;
     if (*value > kMaxCount || std::trunc(*value) != *value) {
-      fail(label() + ": " + key + " is not a whole number up to 2^53 (" + json_text(*field(entry_, key)) + ")");
+      fail(label() + ": " + key + " is not a whole number up to 2^53 (" + files::json_text(*field(entry_, key)) + ")");
     }
     return static_cast<std::uint64_t>(*value);
   }
@@ -118,7 +118,7 @@ class Reader {
     return value;
   }
 
-  [[noreturn]] void fail(const std::string& problem) const { throw InputError(source_ + ": " + problem); }
+  [[noreturn]] void fail(const std::string& problem) const { throw files::InputError(source_ + ": " + problem); }
 
  private:
   std::string label() const { return "benchmarks[" + std::to_string(index_) + "] (" + std::string(name()) + ")"; }
@@ -152,7 +152,7 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
     if (!value) return 0.0;
     double v = 0;
     if (!value->is_number() || value->get(v) != simdjson::SUCCESS || !std::isfinite(v) || v < 0 || v > max) {
-      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + exact(max) + " (" + json_text(*value) + ")");
+      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + files::exact(max) + " (" + files::json_text(*value) + ")");
     }
     return v;
   };
@@ -333,7 +333,7 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
   for (const element value : entries) {
     object entry;
     if (value.get(entry) != simdjson::SUCCESS) {
-      throw InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
+      throw files::InputError(source + ": benchmarks[" + std::to_string(i) + "] is not an object");
     }
     const Reader r(source, entry, i);
     std::string name(r.text(k::kRunName));
@@ -388,7 +388,7 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
 // The context fields the command reads (the toolchain, the tables' workload
 // descriptions) have the types it reads them as; the rest is shown as is.
 void check_context(const nlohmann::json& context, const std::string& source) {
-  const auto fail = [&](const std::string& problem) { throw InputError(source + ": context." + problem); };
+  const auto fail = [&](const std::string& problem) { throw files::InputError(source + ": context." + problem); };
   if (const auto it = context.find(k::kToolchain); it != context.end() && !it->is_string()) {
     fail(std::string(k::kToolchain) + " is not a string");
   }
@@ -413,16 +413,16 @@ void check_context(const nlohmann::json& context, const std::string& source) {
 Report read_report_document(element root, const std::string& source) {
   object document;
   if (root.get(document) != simdjson::SUCCESS) {
-    throw InputError(source + ": not a report (the top level is not an object)");
+    throw files::InputError(source + ": not a report (the top level is not an object)");
   }
   array benchmarks;
   if (const auto value = field(document, "benchmarks"); !value || value->get(benchmarks) != simdjson::SUCCESS) {
-    throw InputError(source + ": not a report (no benchmarks array)");
+    throw files::InputError(source + ": not a report (no benchmarks array)");
   }
   nlohmann::json context = nlohmann::json::object();
   if (const auto value = field(document, "context")) {
-    if (!value->is_object()) throw InputError(source + ": context is not an object");
-    context = to_nlohmann(*value);  // small, and printed as is
+    if (!value->is_object()) throw files::InputError(source + ": context is not an object");
+    context = files::to_nlohmann(*value);  // small, and printed as is
   }
   const bool ours = context.contains(k::kSchemaVersion);
   Report report;
@@ -431,7 +431,7 @@ Report read_report_document(element root, const std::string& source) {
     const auto& version = context.at(k::kSchemaVersion);
     // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
     if (!version.is_number_integer() || version != kReportSchemaVersion) {
-      throw InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
+      throw files::InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
                        std::to_string(kReportSchemaVersion) + ")");
     }
     check_context(context, source);
@@ -443,17 +443,17 @@ Report read_report_document(element root, const std::string& source) {
     for (const element value : benchmarks) {
       object entry;
       if (value.get(entry) != simdjson::SUCCESS) {
-        throw InputError(source + ": benchmarks[" + std::to_string(index) + "] is not an object");
+        throw files::InputError(source + ": benchmarks[" + std::to_string(index) + "] is not an object");
       }
       const Reader r(source, entry, index++);
-      if (!names.insert(r.name()).second) throw InputError(source + ": case " + std::string(r.name()) + " appears twice");
+      if (!names.insert(r.name()).second) throw files::InputError(source + ": case " + std::string(r.name()) + " appears twice");
       report.cases.push_back(read_case(r, entry, frames));
     }
   } else {
     report = read_google_benchmark(benchmarks, context, source, frames);
   }
   if (report.cases.empty() && report.not_run.empty()) {
-    throw InputError(source + (ours ? ": the report has no cases"
+    throw files::InputError(source + (ours ? ": the report has no cases"
                                     : ": no benchmark reports allocs/op: the program that wrote it was not "
                                       "linked with allocgate::benchmark or allocgate::benchmark_main"));
   }
@@ -463,16 +463,16 @@ Report read_report_document(element root, const std::string& source) {
 }  // namespace
 
 Report report_from_json(const nlohmann::json& json, const std::string& source) {
-  return with_json_errors(source, [&] {
-    const JsonDocument document = parse_document(json.dump(), source);
+  return files::with_json_errors(source, [&] {
+    const files::JsonDocument document = files::parse_document(json.dump(), source);
     return read_report_document(document.root(), source);
   });
 }
 
 Report read_report(const std::filesystem::path& file) {
   const std::string source = file.string();
-  return with_json_errors(source, [&] {
-    const JsonDocument document = read_json_document(file);
+  return files::with_json_errors(source, [&] {
+    const files::JsonDocument document = files::read_json_document(file);
     return read_report_document(document.root(), source);
   });
 }
@@ -484,17 +484,17 @@ nlohmann::json case_json(const CaseResult& c) {
   nlohmann::json entry{{k::kName, c.name},         {k::kRunName, c.name},
                        {k::kRunType, "iteration"}, {k::kWorkload, c.workload},
                        {k::kVariant, c.variant},   {k::kSize, c.size},
-                       {k::kTimeUnit, "ns"},       {k::kAllocsPerOpField, json_number(c.allocs_per_op)}};
+                       {k::kTimeUnit, "ns"},       {k::kAllocsPerOpField, files::json_number(c.allocs_per_op)}};
   // Google Benchmark's fields carry the medians, so compare.py reads ours;
   // a figure not measured is left out, never written as 0.
   if (c.ns_median) entry[k::kRealTime] = *c.ns_median;
   if (c.cpu_ns_median) entry[k::kCpuTime] = *c.cpu_ns_median;
-  if (c.allocs_per_op_min) entry[k::kAllocsPerOpMin] = json_number(*c.allocs_per_op_min);
+  if (c.allocs_per_op_min) entry[k::kAllocsPerOpMin] = files::json_number(*c.allocs_per_op_min);
   if (c.ns_min) entry[k::kNsPerOpMin] = *c.ns_min;
   if (c.ns_max) entry[k::kNsPerOpMax] = *c.ns_max;
   if (c.iterations) entry[k::kIterations] = *c.iterations;
-  if (c.bytes_per_op) entry[k::kBytesPerOpField] = json_number(*c.bytes_per_op);
-  if (c.peak_bytes) entry[k::kPeakBytes] = json_number(*c.peak_bytes);
+  if (c.bytes_per_op) entry[k::kBytesPerOpField] = files::json_number(*c.bytes_per_op);
+  if (c.peak_bytes) entry[k::kPeakBytes] = files::json_number(*c.peak_bytes);
   if (!c.output_sha256.empty()) entry[k::kOutputSha256] = c.output_sha256;
   if (c.equal_to_reference) entry[k::kEqualToReference] = *c.equal_to_reference;
   if (!c.sites.empty()) {
@@ -503,15 +503,15 @@ nlohmann::json case_json(const CaseResult& c) {
       sites.push_back({{k::kFunction, site.where().function},
                        {k::kFile, site.where().file},
                        {k::kLine, site.where().line},
-                       {k::kAllocsPerOpField, json_number(site.allocs_per_op)},
-                       {k::kBytesPerOpField, json_number(site.bytes_per_op)}});
+                       {k::kAllocsPerOpField, files::json_number(site.allocs_per_op)},
+                       {k::kBytesPerOpField, files::json_number(site.bytes_per_op)}});
     }
     entry[k::kSites] = std::move(sites);
   }
   if (!c.stacks.empty()) {
     nlohmann::json stacks = nlohmann::json::array();
     for (const StackSummary& stack : c.stacks) {
-      stacks.push_back({{k::kFrames, stack.frames}, {k::kAllocsPerOpField, json_number(stack.allocs_per_op)}});
+      stacks.push_back({{k::kFrames, stack.frames}, {k::kAllocsPerOpField, files::json_number(stack.allocs_per_op)}});
     }
     entry[k::kStacks] = std::move(stacks);
   }

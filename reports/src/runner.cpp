@@ -30,11 +30,11 @@ std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard&
   for (const CaseRef& c : all_cases()) {
     if (pattern.matches(c.name)) cases.push_back(&c);
   }
-  if (cases.empty()) throw InputError("--filter '" + filter + "' matches no case");
+  if (cases.empty()) throw files::InputError("--filter '" + filter + "' matches no case");
   const auto total = static_cast<std::size_t>(cases.size());
   const auto count = static_cast<std::size_t>(shard.count);
   if (count > total) {
-    throw InputError("--shard " + shard.text() + ": more shards than the " + std::to_string(total) + " cases selected");
+    throw files::InputError("--shard " + shard.text() + ": more shards than the " + std::to_string(total) + " cases selected");
   }
   // Contiguous parts: joined in order, the shards are the unsharded run.
   const std::size_t begin = total * static_cast<std::size_t>(shard.index - 1) / count;
@@ -110,7 +110,7 @@ SiteProfile capture_one_operation(workloads::Case& c, Unwinder unwinder = Unwind
 
 const CaseRef& named_case(const std::string& name) {
   const CaseRef* c = allocgate::workloads::find_case(name);
-  if (c == nullptr) throw InputError("no case named '" + name + "' (allocgate list shows them)");
+  if (c == nullptr) throw files::InputError("no case named '" + name + "' (allocgate list shows them)");
   return *c;
 }
 
@@ -165,7 +165,7 @@ Shard parse_shard(std::string_view text, const std::string& what) {
   if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
       !number(text.substr(slash + 1), shard.count) || shard.count < 1 || shard.index < 1 ||
       shard.index > shard.count) {
-    throw InputError(what + " '" + std::string(text) + "' is not I/N with 1 <= I <= N");
+    throw files::InputError(what + " '" + std::string(text) + "' is not I/N with 1 <= I <= N");
   }
   return shard;
 }

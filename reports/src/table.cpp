@@ -60,12 +60,12 @@ std::vector<WorkloadView> arrange(const Report& report) {
   return views;
 }
 
-std::string optional_cell(const std::optional<double>& v) { return v ? readable(*v) : "-"; }
-std::string time_cell(const CaseResult& c) { return c.ns_median ? nanoseconds(*c.ns_median) : "-"; }
+std::string optional_cell(const std::optional<double>& v) { return v ? files::readable(*v) : "-"; }
+std::string time_cell(const CaseResult& c) { return c.ns_median ? files::nanoseconds(*c.ns_median) : "-"; }
 
 std::string speedup(const CaseResult& c, const CaseResult* reference) {
   if (!reference || !reference->ns_median || !c.ns_median || *c.ns_median <= 0) return "-";
-  return ratio(*reference->ns_median / *c.ns_median);
+  return files::ratio(*reference->ns_median / *c.ns_median);
 }
 
 std::string equality(const CaseResult& c, bool is_reference) {
@@ -78,8 +78,8 @@ void print_plain_markdown(std::ostream& out, const Report& report) {
   out << "| benchmark | ns/op | B/op | allocs/op | peak bytes |\n|---|---:|---:|---:|---:|\n";
   for (const CaseResult& c : report.cases) {
     if (!c.workload.empty()) continue;
-    out << "| " << markdown_code(c.name) << " | " << time_cell(c) << " | " << optional_cell(c.bytes_per_op) << " | "
-        << readable(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
+    out << "| " << files::markdown_code(c.name) << " | " << time_cell(c) << " | " << optional_cell(c.bytes_per_op) << " | "
+        << files::readable(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
   }
 }
 
@@ -88,16 +88,16 @@ void print_plain_markdown(std::ostream& out, const Report& report) {
 void print_markdown_tables(std::ostream& out, const Report& report) {
   const std::vector<WorkloadView> views = arrange(report);
   for (const WorkloadView& v : views) {
-    out << "### " << markdown_text(v.name);
-    if (!v.summary.empty()) out << ": " << markdown_text(v.summary);
+    out << "### " << files::markdown_text(v.name);
+    if (!v.summary.empty()) out << ": " << files::markdown_text(v.summary);
     out << " (" << v.table_size << " per op)\n\n";
     out << "| variant | ns/op | B/op | allocs/op | speedup | output |\n|---|---:|---:|---:|---:|---|\n";
     const CaseResult* reference = v.at(v.variants.front(), v.table_size);
     for (const std::string& variant : v.variants) {
       const CaseResult* c = v.at(variant, v.table_size);
       if (!c) continue;
-      out << "| " << markdown_text(variant) << " | " << time_cell(*c) << " | " << optional_cell(c->bytes_per_op) << " | "
-          << readable(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
+      out << "| " << files::markdown_text(variant) << " | " << time_cell(*c) << " | " << optional_cell(c->bytes_per_op) << " | "
+          << files::readable(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
           << equality(*c, c == reference) << " |\n";
     }
     out << "\nallocs/op by input size:\n\n| variant |";
@@ -106,10 +106,10 @@ void print_markdown_tables(std::ostream& out, const Report& report) {
     for (std::size_t i = 0; i < v.sizes.size(); ++i) out << "---:|";
     out << "\n";
     for (const std::string& variant : v.variants) {
-      out << "| " << markdown_text(variant) << " |";
+      out << "| " << files::markdown_text(variant) << " |";
       for (const auto size : v.sizes) {
         const CaseResult* c = v.at(variant, size);
-        out << " " << (c ? readable(c->allocs_per_op) : "-") << " |";
+        out << " " << (c ? files::readable(c->allocs_per_op) : "-") << " |";
       }
       out << "\n";
     }
@@ -134,16 +134,16 @@ void svg_bars(std::ostream& out, const std::string& kind, const std::string& tit
   double max = 0;
   for (const auto& [label, value] : bars) max = std::max(max, value);
   out << "<svg class=\"chart " << kind << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\""
-      << height << "\" role=\"img\" aria-label=\"" << html_text(title) << "\">\n"
-      << "<text x=\"0\" y=\"16\" class=\"title\">" << html_text(title) << "</text>\n";
+      << height << "\" role=\"img\" aria-label=\"" << files::html_text(title) << "\">\n"
+      << "<text x=\"0\" y=\"16\" class=\"title\">" << files::html_text(title) << "</text>\n";
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const auto& [label, value] = bars[i];
     const int y = 26 + row * static_cast<int>(i);
     const double w = max > 0 ? bar_width * value / max : 0;
-    out << "<text x=\"0\" y=\"" << y + 15 << "\">" << html_text(label) << "</text>"
+    out << "<text x=\"0\" y=\"" << y + 15 << "\">" << files::html_text(label) << "</text>"
         << "<rect class=\"bar\" x=\"" << label_width << "\" y=\"" << y << "\" width=\"" << std::fixed
         << std::setprecision(1) << w << "\" height=\"20\" fill=\"" << kPalette[i % std::size(kPalette)] << "\"/>"
-        << "<text x=\"" << label_width + w + 6 << "\" y=\"" << y + 15 << "\">" << html_text(exact(value) + unit)
+        << "<text x=\"" << label_width + w + 6 << "\" y=\"" << y + 15 << "\">" << files::html_text(files::exact(value) + unit)
         << "</text>\n";
   }
   out << "</svg>\n";
@@ -172,7 +172,7 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
     const double value = decade == 0 ? 0 : std::pow(10.0, decade - 1);  // 0, 1, 10, 100, ...
     if (std::log10(1 + value) > max_log) break;
     out << "<text x=\"" << left - 6 << "\" y=\"" << std::fixed << std::setprecision(1) << y_of(value) + 4
-        << "\" text-anchor=\"end\">" << exact(value) << "</text>\n";
+        << "\" text-anchor=\"end\">" << files::exact(value) << "</text>\n";
   }
   for (std::size_t i = 0; i < v.sizes.size(); ++i) {
     out << "<text x=\"" << x_of(i) << "\" y=\"" << top + plot_h + 18 << "\" text-anchor=\"middle\">" << v.sizes[i]
@@ -190,7 +190,7 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
     }
     out << "<polyline class=\"series\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
         << points.str() << "\"/>\n<text x=\"" << left + plot_w + 12 << "\" y=\"" << top + 14 + 18 * s
-        << "\" fill=\"" << color << "\">" << html_text(v.variants[s]) << "</text>\n";
+        << "\" fill=\"" << color << "\">" << files::html_text(v.variants[s]) << "</text>\n";
   }
   out << "</svg>\n";
 }
@@ -225,15 +225,15 @@ void flame_boxes(std::ostream& out, const FlameNode& node, double x, int level, 
   const std::size_t hash = std::hash<std::string>{}(node.name);
   const int red = 200 + static_cast<int>(hash % 55), green = 80 + static_cast<int>((hash >> 8) % 120);
   const int y = bottom - (level + 1) * kRow;
-  out << "<g class=\"frame\"><title>" << html_text(node.name) << ": " << exact(node.count)
+  out << "<g class=\"frame\"><title>" << files::html_text(node.name) << ": " << files::exact(node.count)
       << " allocs/op</title><rect x=\"" << std::fixed << std::setprecision(1) << x << "\" y=\"" << y
       << "\" width=\"" << width << "\" height=\"" << kRow - 1 << "\" fill=\"rgb(" << red << "," << green
       << ",60)\"/>";
   if (width > 40) {
     const std::size_t fits = static_cast<std::size_t>(width / 7);
-    std::string label = node.name.size() > fits ? std::string(utf8_prefix(node.name, fits > 2 ? fits - 2 : 0)) + ".."
+    std::string label = node.name.size() > fits ? std::string(files::utf8_prefix(node.name, fits > 2 ? fits - 2 : 0)) + ".."
                                                 : node.name;
-    out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << html_text(label) << "</text>";
+    out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << files::html_text(label) << "</text>";
   }
   out << "</g>\n";
   double child_x = x;
@@ -257,7 +257,7 @@ void svg_flame(std::ostream& out, const std::string& case_name, const std::vecto
   const int width = 1100, height = 24 + 17 * root.depth();
   out << "<svg class=\"chart flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
       << height << "\" role=\"img\" aria-label=\"allocation flame graph\">\n<text x=\"0\" y=\"14\" class=\"title\">"
-      << html_text(case_name) << ": allocation stacks of one operation, width by allocs/op (hover for names)</text>\n";
+      << files::html_text(case_name) << ": allocation stacks of one operation, width by allocs/op (hover for names)</text>\n";
   flame_boxes(out, root, 0, 0, width / root.count, height);
   out << "</svg>\n";
 }
@@ -274,13 +274,13 @@ void print_html(std::ostream& out, const Report& report) {
          ".differs{color:#c0392b;font-weight:bold}</style></head><body>\n<h1>allocgate report</h1>\n<p>";
   for (const char* key : {keys::kDate, keys::kToolchain, keys::kCompiler, keys::kBuildType, keys::kCpu, keys::kGitCommit}) {
     if (const auto it = report.context.find(key); it != report.context.end() && it->is_string()) {
-      out << html_text(key) << ": <b>" << html_text(it->get<std::string>()) << "</b> &nbsp; ";
+      out << files::html_text(key) << ": <b>" << files::html_text(it->get<std::string>()) << "</b> &nbsp; ";
     }
   }
   out << "</p>\n";
   for (const WorkloadView& v : views) {
-    out << "<section class=\"workload\" id=\"" << html_text(v.name) << "\"><h2>" << html_text(v.name) << "</h2>\n";
-    if (!v.summary.empty()) out << "<p>" << html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
+    out << "<section class=\"workload\" id=\"" << files::html_text(v.name) << "\"><h2>" << files::html_text(v.name) << "</h2>\n";
+    if (!v.summary.empty()) out << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
     out << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th></tr>\n";
     const CaseResult* reference = v.at(v.variants.front(), v.table_size);
     std::vector<std::pair<std::string, double>> allocs, times;
@@ -288,8 +288,8 @@ void print_html(std::ostream& out, const Report& report) {
       const CaseResult* c = v.at(variant, v.table_size);
       if (!c) continue;
       const std::string eq = equality(*c, c == reference);
-      out << "<tr><td>" << html_text(variant) << "</td><td class=\"n\">" << time_cell(*c) << "</td><td class=\"n\">"
-          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << readable(c->allocs_per_op)
+      out << "<tr><td>" << files::html_text(variant) << "</td><td class=\"n\">" << time_cell(*c) << "</td><td class=\"n\">"
+          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << files::readable(c->allocs_per_op)
           << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
           << (eq == "DIFFERS" ? " class=\"differs\"" : "") << ">" << eq << "</td></tr>\n";
       allocs.emplace_back(variant, c->allocs_per_op);
@@ -305,7 +305,7 @@ void print_html(std::ostream& out, const Report& report) {
   if (views.empty()) {
     std::ostringstream plain;
     print_plain_markdown(plain, report);
-    out << "<pre>" << html_text(plain.str()) << "</pre>\n";
+    out << "<pre>" << files::html_text(plain.str()) << "</pre>\n";
   }
   out << "</body></html>\n";
 }

@@ -19,13 +19,13 @@
 #include <thread>
 #include <vector>
 
-#include "bounds.h"
+#include "bounds_file.h"
 #include "command.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using allocgate::reports::read_bounds;
+using allocgate::bounds::read_bounds;
 
 const std::string kAllocgate = ALLOCGATE_BIN;
 

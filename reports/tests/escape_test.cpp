@@ -10,7 +10,7 @@
 
 namespace {
 
-using namespace allocgate::reports;
+using namespace allocgate::files;
 using namespace std::string_literals;
 
 TEST(TerminalText, KeepsPrintableTextAndUtf8) {

@@ -12,6 +12,8 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
+using namespace allocgate::bounds;
 using nlohmann::json;
 
 Report report_of(const json& benchmarks) {

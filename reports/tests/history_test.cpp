@@ -23,6 +23,7 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
 namespace k = allocgate::keys;
 
 Report report_of(std::initializer_list<std::pair<const char*, double>> cases, const std::string& commit = "c1",

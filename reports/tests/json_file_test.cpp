@@ -17,7 +17,7 @@
 
 namespace {
 
-using namespace allocgate::reports;
+using namespace allocgate::files;
 namespace fs = std::filesystem;
 
 std::string slurp(const fs::path& file) {
@@ -262,7 +262,7 @@ TEST(ParseJson, SaysWhereItBroke) { EXPECT_EQ(parse_error("{\"a\": [1, 2,"), "x.
 namespace {
 
 TEST(ParseJson, ReadsGoogleBenchmarksNonFiniteFiguresAsNull) {
-  const auto json = allocgate::reports::parse_json(
+  const auto json = allocgate::files::parse_json(
       R"({"cv": NaN, "a": -nan, "b": inf, "s": "NaN stays: \"inf\"", "list": [nan, 1]})", "gb.json");
   EXPECT_TRUE(json["cv"].is_null());
   EXPECT_TRUE(json["a"].is_null());

@@ -14,6 +14,7 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
 namespace k = allocgate::keys;
 
 NamedReport shard_report(const std::string& source, const std::string& shard, std::vector<std::string> names,

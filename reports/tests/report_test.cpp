@@ -13,6 +13,7 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
 
 const std::string kFixtures = ALLOCGATE_FIXTURES;
 

@@ -15,6 +15,7 @@
 namespace {
 
 using namespace allocgate::reports;
+using namespace allocgate::files;
 
 TEST(Runner, AllocationFiguresAreIdenticalAcrossTenRuns) {
   RunOptions options;

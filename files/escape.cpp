@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
@@ -199,4 +199,4 @@ std::string workflow_data(std::string_view text) { return percent_encode(termina
 
 std::string workflow_property(std::string_view text) { return percent_encode(terminal_text(text), "%\r\n:,"); }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

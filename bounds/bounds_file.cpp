@@ -1,4 +1,4 @@
-#include "bounds.h"
+#include "bounds_file.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -10,12 +10,16 @@
 
 #include <simdjson.h>
 
-#include "allocgate/report_keys.h"
 #include "input_error.h"
 #include "json_file.h"
 
-namespace allocgate::reports {
+namespace allocgate::bounds {
+
 namespace {
+
+// The bounds file's own keys.
+constexpr const char* kAllocsPerOp = "allocs_per_op";
+constexpr const char* kBytesPerOp = "bytes_per_op";
 
 // Where a bound is, for messages: built only when one is needed, not for each
 // of a hundred thousand bounds read.
@@ -32,66 +36,66 @@ struct BoundPlace {
 
 double non_negative(simdjson::dom::element value, const BoundPlace& place, const char* field) {
   double v = 0;
-  if (!value.is_number() || value.get(v) != simdjson::SUCCESS) throw InputError(place.str(field) + " is not a number");
+  if (!value.is_number() || value.get(v) != simdjson::SUCCESS) throw files::InputError(place.str(field) + " is not a number");
   if (!std::isfinite(v) || v < 0) {
-    throw InputError(place.str(field) + " must be a finite number >= 0, not " + json_text(value));
+    throw files::InputError(place.str(field) + " must be a finite number >= 0, not " + files::json_text(value));
   }
   return v;
 }
 
 Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
   simdjson::dom::object entry;
-  if (value.get(entry) != simdjson::SUCCESS) throw InputError(place.str() + " is not an object");
+  if (value.get(entry) != simdjson::SUCCESS) throw files::InputError(place.str() + " is not an object");
   Bound b;
   bool has_allocs = false;
   for (const auto [key, field] : entry) {
-    if (key == keys::kAllocsPerOpField) {
-      b.allocs_per_op = non_negative(field, place, keys::kAllocsPerOpField);
+    if (key == kAllocsPerOp) {
+      b.allocs_per_op = non_negative(field, place, kAllocsPerOp);
       has_allocs = true;
     } else if (key == "tolerance") {
       b.tolerance = non_negative(field, place, "tolerance");
-    } else if (key == keys::kBytesPerOpField) {
-      b.bytes_per_op = non_negative(field, place, keys::kBytesPerOpField);
+    } else if (key == kBytesPerOp) {
+      b.bytes_per_op = non_negative(field, place, kBytesPerOp);
     } else if (key == "bytes_tolerance") {
       b.bytes_tolerance = non_negative(field, place, "bytes_tolerance");
     } else if (key == "note") {
       std::string_view note;
-      if (field.get(note) != simdjson::SUCCESS) throw InputError(place.str("note") + " is not a string");
+      if (field.get(note) != simdjson::SUCCESS) throw files::InputError(place.str("note") + " is not a string");
       b.note = note;
     } else {
       // A misspelt "tolerence" silently ignored would make the gate lie.
-      throw InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
+      throw files::InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
     }
   }
-  if (!has_allocs) throw InputError(place.str() + " has no allocs_per_op");
+  if (!has_allocs) throw files::InputError(place.str() + " has no allocs_per_op");
   return b;
 }
 
 BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& source) {
   simdjson::dom::object json;
   if (root.get(json) != simdjson::SUCCESS) {
-    throw InputError(source + ": not a bounds file (the top level is not an object)");
+    throw files::InputError(source + ": not a bounds file (the top level is not an object)");
   }
   simdjson::dom::element version;
   if (json.at_key("allocgate_bounds_version").get(version) != simdjson::SUCCESS) {
-    throw InputError(source + ": not a bounds file (no allocgate_bounds_version)");
+    throw files::InputError(source + ": not a bounds file (no allocgate_bounds_version)");
   }
   // Compared as JSON integers: reading it as an int would take 4294967297 for 1.
   std::int64_t number = 0;
   if (!version.is_int64() || version.get(number) != simdjson::SUCCESS || number != kBoundsSchemaVersion) {
-    throw InputError(source + ": bounds version " + json_text(version) + " is not supported (this allocgate reads " +
+    throw files::InputError(source + ": bounds version " + files::json_text(version) + " is not supported (this allocgate reads " +
                      std::to_string(kBoundsSchemaVersion) + ")");
   }
   simdjson::dom::object toolchains;
   if (json.at_key("toolchains").get(toolchains) != simdjson::SUCCESS) {
-    throw InputError(source + ": toolchains is missing or not an object");
+    throw files::InputError(source + ": toolchains is missing or not an object");
   }
   BoundsFile bounds;
   for (const auto [toolchain_key, section_value] : toolchains) {
     const std::string toolchain(toolchain_key);
     simdjson::dom::object cases;
     if (section_value.get(cases) != simdjson::SUCCESS) {
-      throw InputError(source + ": toolchains." + toolchain + " is not an object");
+      throw files::InputError(source + ": toolchains." + toolchain + " is not an object");
     }
     ToolchainBounds& section = bounds.toolchains[toolchain];
     for (const auto [name_key, entry] : cases) {
@@ -106,11 +110,11 @@ BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& sour
 }  // namespace
 
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
-  return read_bounds_json(parse_document(json.dump(), source).root(), source);
+  return read_bounds_json(files::parse_document(json.dump(), source).root(), source);
 }
 
 BoundsFile read_bounds(const std::filesystem::path& file) {
-  return read_bounds_json(read_json_document(file).root(), file.string());
+  return read_bounds_json(files::read_json_document(file).root(), file.string());
 }
 
 namespace {
@@ -122,15 +126,15 @@ namespace {
 class DirectoryLock {
  public:
   explicit DirectoryLock(const std::filesystem::path& bounds) {
-    const std::filesystem::path target = replaced_file(bounds);
+    const std::filesystem::path target = files::replaced_file(bounds);
     const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ < 0) throw InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
+    if (fd_ < 0) throw files::InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {
       if (errno != EINTR) {
         const std::string reason = std::strerror(errno);
         ::close(fd_);
-        throw InputError(bounds.string() + ": cannot lock its directory: " + reason);
+        throw files::InputError(bounds.string() + ": cannot lock its directory: " + reason);
       }
     }
   }
@@ -148,20 +152,20 @@ void update_bounds_file(const std::filesystem::path& file, const std::function<v
   const DirectoryLock lock(file);
   // An updater killed mid-rename; none can run now. Only a whole bounds file
   // in allocgate's temporary's name is one.
-  remove_stale_temporaries(file, [](const std::filesystem::path& temporary) {
+  files::remove_stale_temporaries(file, [](const std::filesystem::path& temporary) {
     try {
       read_bounds(temporary);
       return true;
-    } catch (const InputError&) {
+    } catch (const files::InputError&) {
       return false;
     }
   });
   std::error_code error;
   const bool exists = std::filesystem::exists(file, error);
-  if (error) throw InputError(file.string() + ": cannot reach: " + error.message());
+  if (error) throw files::InputError(file.string() + ": cannot reach: " + error.message());
   BoundsFile bounds = exists ? read_bounds(file) : BoundsFile{};
   change(bounds);
-  write_file_atomically(file, to_json(bounds).dump(2) + "\n");
+  files::write_file_atomically(file, to_json(bounds).dump(2) + "\n");
 }
 
 nlohmann::json to_json(const BoundsFile& bounds) {
@@ -169,10 +173,10 @@ nlohmann::json to_json(const BoundsFile& bounds) {
   for (const auto& [toolchain, cases] : bounds.toolchains) {
     nlohmann::json section = nlohmann::json::object();
     for (const auto& [name, b] : cases) {
-      nlohmann::json entry{{keys::kAllocsPerOpField, json_number(b.allocs_per_op)}};
-      if (b.tolerance > 0) entry["tolerance"] = json_number(b.tolerance);
-      if (b.bytes_per_op) entry[keys::kBytesPerOpField] = json_number(*b.bytes_per_op);
-      if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = json_number(b.bytes_tolerance);
+      nlohmann::json entry{{kAllocsPerOp, files::json_number(b.allocs_per_op)}};
+      if (b.tolerance > 0) entry["tolerance"] = files::json_number(b.tolerance);
+      if (b.bytes_per_op) entry[kBytesPerOp] = files::json_number(*b.bytes_per_op);
+      if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = files::json_number(b.bytes_tolerance);
       if (!b.note.empty()) entry["note"] = b.note;
       section[name] = std::move(entry);
     }
@@ -181,4 +185,4 @@ nlohmann::json to_json(const BoundsFile& bounds) {
   return nlohmann::json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
 }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::bounds

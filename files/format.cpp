@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 std::string exact(double value) {
   std::array<char, 32> text{};
@@ -91,4 +91,4 @@ std::string nanoseconds(double ns) {
   return std::string(text.data(), end);
 }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -5,11 +5,11 @@
 #include <stdexcept>
 #include <string>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 class InputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 /// Shortest text that reads back as the same double: "15022", "0.0625".
 std::string exact(double value);
@@ -34,4 +34,4 @@ std::string ratio(double r);
 /// A time in nanoseconds: one decimal below 100 ("66.2"), whole above ("1564991").
 std::string nanoseconds(double ns);
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace allocgate::reports {
+namespace allocgate::bounds {
 
 inline constexpr int kBoundsSchemaVersion = 1;
 
@@ -47,4 +47,4 @@ void update_bounds_file(const std::filesystem::path& file, const std::function<v
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source);
 nlohmann::json to_json(const BoundsFile& bounds);
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::bounds

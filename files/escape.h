@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 /// Whether text is well-formed UTF-8 (RFC 3629), which JSON text must be.
 bool valid_utf8(std::string_view text);
@@ -46,4 +46,4 @@ std::string workflow_data(std::string_view text);
 /// workflow_data, and ":" "," too, so a value cannot end the property list.
 std::string workflow_property(std::string_view text);
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -19,7 +19,7 @@ class document;
 class element;
 }  // namespace simdjson::dom
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 /// A parsed, checked JSON document (parse_document). Read with simdjson: a
 /// report of 100,000 cases parses in a fifth of a second, where a DOM of
@@ -109,4 +109,4 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view t
 void remove_stale_temporaries(const std::filesystem::path& file,
                               const std::function<bool(const std::filesystem::path&)>& ours);
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -20,7 +20,7 @@
 
 #include "input_error.h"
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 namespace {
 
@@ -332,4 +332,4 @@ nlohmann::json json_number(double value) {
   return value;
 }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

@@ -18,7 +18,7 @@
 #include "input_error.h"
 #include "json_file.h"
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 namespace {
 
@@ -200,4 +200,4 @@ void remove_stale_temporaries(const std::filesystem::path& file,
   }
 }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files
