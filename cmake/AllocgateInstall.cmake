@@ -29,7 +29,8 @@ if(TARGET allocgate_sites)
   list(APPEND ALLOCGATE_COMPONENTS sites)
 endif()
 if(TARGET allocgate_bounds)
-  allocgate_install_export(Files allocgate_files allocgate_bounds)  # the JSON files, for gtest and benchmark
+  # The JSON files, for gtest and benchmark
+  allocgate_install_export(Files allocgate_files allocgate_bounds allocgate_site_summary)
 endif()
 if(TARGET allocgate_gtest)
   allocgate_install_export(Gtest allocgate_gtest)

@@ -3,7 +3,7 @@
 // frame pointers (this file's, libstdc++'s, glibc's), and the fallback taken
 // only where it should be.
 
-#include "unwind.h"
+#include "capture/unwind.h"
 
 #include <gtest/gtest.h>
 

@@ -11,14 +11,14 @@
 #include <sstream>
 
 #include "allocgate/benchmark.h"
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "history.h"
 
 namespace {
 
 using namespace allocgate::reports;
 namespace fs = std::filesystem;
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 constexpr int kReports = 10000;
 constexpr int kCases = 50;

@@ -10,7 +10,7 @@
 
 #include <CLI/Version.hpp>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "allocgate/scope.h"
 #include "allocgate/toolchain.h"
 

@@ -12,7 +12,7 @@
 
 #include <unistd.h>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "escape.h"
 #include "format.h"
 #include "filter.h"
@@ -21,7 +21,7 @@
 
 namespace allocgate::reports {
 
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 namespace {
 

@@ -5,13 +5,13 @@
 #include <optional>
 #include <unordered_map>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "input_error.h"
 #include "runner.h"
 
 namespace allocgate::reports {
 
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 namespace {
 

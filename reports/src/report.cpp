@@ -10,14 +10,14 @@
 
 #include <simdjson.h>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "format.h"
 #include "input_error.h"
 #include "json_file.h"
 
 namespace allocgate::reports {
 
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> cpu_ns) {
   std::sort(real_ns.begin(), real_ns.end());
@@ -58,8 +58,8 @@ namespace {
 // conversion to an integer, where it would be undefined behaviour.
 constexpr double kMaxCount = 9007199254740992.0;  // 2^53
 
-// What a case may carry. allocgate writes at most kReportedSites sites and
-// kReportedStacks stacks of kReportedFrames frames; these leave room for
+// What a case may carry. allocgate writes at most site_summary::kSites sites
+// and kStacks stacks of kFrames frames; these leave room for
 // other writers and stop a hostile report before the flame graph recurses
 // through a 100,000-frame stack.
 constexpr std::size_t kMaxSitesPerCase = 1000;
@@ -497,24 +497,8 @@ nlohmann::json case_json(const CaseResult& c) {
   if (c.peak_bytes) entry[k::kPeakBytes] = files::json_number(*c.peak_bytes);
   if (!c.output_sha256.empty()) entry[k::kOutputSha256] = c.output_sha256;
   if (c.equal_to_reference) entry[k::kEqualToReference] = *c.equal_to_reference;
-  if (!c.sites.empty()) {
-    nlohmann::json sites = nlohmann::json::array();
-    for (const SiteSummary& site : c.sites) {
-      sites.push_back({{k::kFunction, site.where().function},
-                       {k::kFile, site.where().file},
-                       {k::kLine, site.where().line},
-                       {k::kAllocsPerOpField, files::json_number(site.allocs_per_op)},
-                       {k::kBytesPerOpField, files::json_number(site.bytes_per_op)}});
-    }
-    entry[k::kSites] = std::move(sites);
-  }
-  if (!c.stacks.empty()) {
-    nlohmann::json stacks = nlohmann::json::array();
-    for (const StackSummary& stack : c.stacks) {
-      stacks.push_back({{k::kFrames, stack.frames}, {k::kAllocsPerOpField, files::json_number(stack.allocs_per_op)}});
-    }
-    entry[k::kStacks] = std::move(stacks);
-  }
+  if (!c.sites.empty()) entry[k::kSites] = site_summary::sites_json(c.sites);
+  if (!c.stacks.empty()) entry[k::kStacks] = site_summary::stacks_json(c.stacks);
   return entry;
 }
 

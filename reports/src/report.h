@@ -3,12 +3,11 @@
 // name, real_time, cpu_time, time_unit), so benchmark's tools/compare.py reads
 // it too; and the readers accept the JSON of any Google Benchmark binary that
 // reports allocgate's counters (allocs/op, bytes/op, peak_bytes). Every key is
-// in allocgate/report_keys.h.
+// in json_keys.h.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,36 +17,18 @@
 #include <nlohmann/json.hpp>
 
 #include "allocgate/site_frame.h"
+#include "capture/site_summary.h"
 
 namespace allocgate::reports {
 
 /// Bumped when a field changes meaning or goes away; readers refuse others.
 inline constexpr int kReportSchemaVersion = 1;
 
-/// Where a case's allocations come from, per operation (`allocgate run --sites`).
-struct SiteSummary {
-  SiteSummary(SiteFrame where, double allocs, double bytes)
-      : SiteSummary(std::make_shared<const SiteFrame>(std::move(where)), allocs, bytes) {}
-  SiteSummary(std::shared_ptr<const SiteFrame> where, double allocs, double bytes)
-      : frame(std::move(where)), allocs_per_op(allocs), bytes_per_op(bytes) {}
-
-  /// The frame: file relative to the source tree.
-  const SiteFrame& where() const { return *frame; }
-
-  /// Shared by every case of a report that names the frame (read_report holds
-  /// each once): a report of 100,000 cases names a few hundred frames, and
-  /// their strings were a quarter of its size in memory.
-  std::shared_ptr<const SiteFrame> frame;
-  double allocs_per_op = 0;
-  double bytes_per_op = 0;
-};
-
-/// A distinct allocation stack of one operation, outermost frame first, each
-/// frame as "function (file:line)": what a flame graph is drawn from.
-struct StackSummary {
-  std::vector<std::string> frames;
-  double allocs_per_op = 0;
-};
+/// Where a case's allocations come from, per operation (`allocgate run
+/// --sites`), and its stacks for the flame graph: written and cut to size as
+/// --allocgate_sites writes them (site_summary.h).
+using site_summary::SiteSummary;
+using site_summary::StackSummary;
 
 struct CaseResult {
   std::string name;  ///< "workload/variant/size", or a benchmark's own name

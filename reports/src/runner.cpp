@@ -7,7 +7,7 @@
 #include <ostream>
 
 #include "allocgate/measure.h"
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "context.h"
 #include "filter.h"
 #include "input_error.h"
@@ -62,22 +62,6 @@ class Progress {
   Clock::time_point start_;
 };
 
-// The report keeps the top sites, and the top stacks for the flame graph
-// with function names only and their innermost frames: enough to draw, small
-// enough to keep for every case.
-void summarise_sites(const SiteProfile& profile, CaseResult& result) {
-  for (std::size_t i = 0; i < profile.sites.size() && i < kReportedSites; ++i) {
-    const Site& site = profile.sites[i];
-    result.sites.push_back(
-        SiteSummary{site.where, static_cast<double>(site.count), static_cast<double>(site.bytes)});
-  }
-  for (std::size_t i = 0; i < profile.stacks.size() && i < kReportedStacks; ++i) {
-    const StackSample& stack = profile.stacks[i];
-    result.stacks.push_back(
-        StackSummary{stack.innermost_functions(kReportedFrames), static_cast<double>(stack.count)});
-  }
-}
-
 // The counting pass: one warm-up operation, then counted_runs operations,
 // then one more for its peak and, with `sites`, its call sites (capture
 // costs time, not allocations: the harness's table is reserved before and
@@ -90,7 +74,10 @@ void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& resu
   const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
   if (capture) {
     capture->stop();
-    summarise_sites(capture->profile(ALLOCGATE_SOURCE_ROOT), result);
+    // One operation's: its sites and stacks as every report keeps them.
+    site_summary::Summary summary = site_summary::summarize(capture->profile(ALLOCGATE_SOURCE_ROOT), 1);
+    result.sites = std::move(summary.sites);
+    result.stacks = std::move(summary.stacks);
   }
   result.allocs_per_op = per_run.mean;
   result.bytes_per_op = static_cast<double>(per_run.total.bytes_allocated) / counted_runs;

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "escape.h"
 #include "format.h"
 

@@ -16,7 +16,7 @@
 #include <sstream>
 #include <thread>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "command.h"
 #include "input_error.h"
 
@@ -24,7 +24,7 @@ namespace {
 
 using namespace allocgate::reports;
 using namespace allocgate::files;
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 Report report_of(std::initializer_list<std::pair<const char*, double>> cases, const std::string& commit = "c1",
                  const std::string& date = "2026-12-01T00:00:00Z") {

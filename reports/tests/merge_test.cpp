@@ -7,7 +7,7 @@
 
 #include <sstream>
 
-#include "allocgate/report_keys.h"
+#include "json_keys.h"
 #include "input_error.h"
 #include "runner.h"
 
@@ -15,7 +15,7 @@ namespace {
 
 using namespace allocgate::reports;
 using namespace allocgate::files;
-namespace k = allocgate::keys;
+namespace k = allocgate::reports::keys;
 
 NamedReport shard_report(const std::string& source, const std::string& shard, std::vector<std::string> names,
                          const std::string& toolchain = "tc") {

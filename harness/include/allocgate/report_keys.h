@@ -1,8 +1,8 @@
 /// @file
-/// The JSON keys allocgate writes and reads, in one place: the counters a
-/// benchmark linked with allocgate::benchmark reports, the context keys its
-/// main adds, and the fields of the report `allocgate run` writes (which
-/// follows Google Benchmark's JSON, so Google Benchmark's own keys are here too).
+/// The names allocgate gives what it adds to a Google Benchmark binary's
+/// output: the counters every counted benchmark reports, and the context keys
+/// its main adds. Read them by these names (a script over the JSON, a
+/// reporter of your own).
 #pragma once
 
 namespace allocgate::keys {
@@ -12,62 +12,8 @@ inline constexpr const char* kAllocsPerOp = "allocs/op";
 inline constexpr const char* kBytesPerOp = "bytes/op";
 inline constexpr const char* kPeakBytes = "peak_bytes";
 
-// --- context: what built the binary and where it ran --------------------------
-inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds' section
-inline constexpr const char* kHookLive = "allocgate_hook_live";
-inline constexpr const char* kSchemaVersion = "allocgate_schema_version";  ///< only in allocgate's reports
-inline constexpr const char* kVersion = "allocgate_version";
-inline constexpr const char* kWorkloads = "allocgate_workloads";  ///< name -> the three keys below
-inline constexpr const char* kWorkloadSummary = "summary";
-inline constexpr const char* kCaseStudySize = "case_study_size";
-inline constexpr const char* kReferenceVariant = "reference_variant";
-inline constexpr const char* kCountedRuns = "allocgate_counted_runs";
-inline constexpr const char* kRepetitions = "allocgate_repetitions";
-inline constexpr const char* kShard = "allocgate_shard";  ///< "I/N": `run --shard`; absent when whole
-inline constexpr const char* kDate = "date";
-inline constexpr const char* kExecutable = "executable";
-inline constexpr const char* kCompiler = "compiler";
-inline constexpr const char* kCxxFlags = "cxx_flags";
-inline constexpr const char* kBuildType = "build_type";
-inline constexpr const char* kStandardLibrary = "cxx_standard_library";
-inline constexpr const char* kLibraryVersions = "library_versions";
-inline constexpr const char* kGitCommit = "git_commit";
-inline constexpr const char* kCpu = "cpu";
-// Google Benchmark's own context keys.
-inline constexpr const char* kNumCpus = "num_cpus";
-inline constexpr const char* kMhzPerCpu = "mhz_per_cpu";
-inline constexpr const char* kCpuScalingEnabled = "cpu_scaling_enabled";
-inline constexpr const char* kLoadAvg = "load_avg";
-inline constexpr const char* kHostName = "host_name";
-
-// --- one entry of benchmarks[] -------------------------------------------------
-// Google Benchmark's.
-inline constexpr const char* kName = "name";
-inline constexpr const char* kRunName = "run_name";
-inline constexpr const char* kRunType = "run_type";  ///< "iteration" or "aggregate"
-inline constexpr const char* kAggregateName = "aggregate_name";
-inline constexpr const char* kErrorOccurred = "error_occurred";
-inline constexpr const char* kErrorMessage = "error_message";
-inline constexpr const char* kIterations = "iterations";
-inline constexpr const char* kRealTime = "real_time";  ///< in allocgate's reports: the median
-inline constexpr const char* kCpuTime = "cpu_time";    ///< likewise
-inline constexpr const char* kTimeUnit = "time_unit";
-// allocgate's.
-inline constexpr const char* kWorkload = "workload";
-inline constexpr const char* kVariant = "variant";
-inline constexpr const char* kSize = "size";
-inline constexpr const char* kAllocsPerOpField = "allocs_per_op";  ///< also a bound's and a site's
-inline constexpr const char* kBytesPerOpField = "bytes_per_op";    ///< likewise
-inline constexpr const char* kAllocsPerOpMin = "allocs_per_op_min";  ///< present when repetitions differ
-inline constexpr const char* kNsPerOpMin = "ns_per_op_min";
-inline constexpr const char* kNsPerOpMax = "ns_per_op_max";
-inline constexpr const char* kOutputSha256 = "output_sha256";
-inline constexpr const char* kEqualToReference = "equal_to_reference";
-inline constexpr const char* kSites = "sites";  ///< [{function, file, line, allocs_per_op, bytes_per_op}]
-inline constexpr const char* kFunction = "function";
-inline constexpr const char* kFile = "file";
-inline constexpr const char* kLine = "line";
-inline constexpr const char* kStacks = "stacks";  ///< [{frames, allocs_per_op}]
-inline constexpr const char* kFrames = "frames";
+// --- context: what built the binary --------------------------------------------
+inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build
+inline constexpr const char* kHookLive = "allocgate_hook_live";  ///< "true": allocations were counted
 
 }  // namespace allocgate::keys

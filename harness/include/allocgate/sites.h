@@ -31,16 +31,6 @@ struct StackSample {
   std::vector<SiteFrame> frames;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
-
-  /// The function names of the innermost n frames, outermost of them first:
-  /// what a report keeps of a stack for its flame graph.
-  std::vector<std::string> innermost_functions(std::size_t n) const {
-    std::vector<std::string> names;
-    for (std::size_t f = frames.size() > n ? frames.size() - n : 0; f < frames.size(); ++f) {
-      names.push_back(frames[f].function);
-    }
-    return names;
-  }
 };
 
 struct SiteProfile {
@@ -62,12 +52,6 @@ struct SiteProfile {
   /// functions only.
   bool lines_missing() const;
 };
-
-/// What allocgate's reports keep of a case's profile: the top sites, and the
-/// top stacks cut to their innermost frames, for the flame graph.
-inline constexpr std::size_t kReportedSites = 5;
-inline constexpr std::size_t kReportedStacks = 12;
-inline constexpr std::size_t kReportedFrames = 14;
 
 /// How a capture walks an allocation's stack. Both read the call-frame
 /// information every program has for exceptions, so both give the same

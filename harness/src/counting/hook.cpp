@@ -32,7 +32,7 @@
 #include <cstring>
 #include <new>
 
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 #ifndef ALLOCGATE_REPLACE_OPERATORS
 #define ALLOCGATE_REPLACE_OPERATORS 1

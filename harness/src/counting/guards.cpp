@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 namespace allocgate {
 namespace {

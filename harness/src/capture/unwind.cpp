@@ -10,7 +10,7 @@
 // hands the whole stack to backtrace(), so the result is always the same as
 // backtrace()'s.
 
-#include "unwind.h"
+#include "capture/unwind.h"
 
 #include <dlfcn.h>
 #include <execinfo.h>

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "allocgate/scope.h"
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 namespace allocgate {
 

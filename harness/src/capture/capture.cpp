@@ -8,7 +8,7 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/sites.h"
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 namespace allocgate {
 

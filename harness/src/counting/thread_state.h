@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "unwind.h"
+#include "capture/unwind.h"
 
 namespace allocgate::detail {
 

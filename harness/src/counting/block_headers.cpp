@@ -3,6 +3,6 @@
 // form frees it, and bytes freed, net and peak live bytes are exact. The hook
 // reads this flag on the process's first allocation; see hook.cpp.
 
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 extern "C" const bool allocgate_block_headers_linked = true;

@@ -15,7 +15,7 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/measure.h"
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 namespace allocgate {
 namespace {

@@ -26,7 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 extern "C" {
 void* __libc_malloc(std::size_t size);

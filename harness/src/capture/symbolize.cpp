@@ -22,7 +22,7 @@
 #include <unordered_map>
 
 #include "allocgate/guards.h"
-#include "thread_state.h"
+#include "counting/thread_state.h"
 
 namespace allocgate {
 

@@ -1,7 +1,7 @@
 // The wrapped loop entry points of Google Benchmark (see benchmark_loop.h):
 // every benchmark's timed loop counted, with nothing in the benchmark.
 
-#include "benchmark_loop.h"
+#include "integrations/benchmark_loop.h"
 
 #include <benchmark/benchmark.h>
 
@@ -19,7 +19,7 @@
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
 #include "allocgate/toolchain.h"
-#include "benchmark_sites.h"
+#include "integrations/benchmark_sites.h"
 
 // What --wrap=SYMBOL makes of the calls: a call to SYMBOL in a linked object
 // reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The names

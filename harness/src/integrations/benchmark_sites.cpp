@@ -1,4 +1,4 @@
-#include "benchmark_sites.h"
+#include "integrations/benchmark_sites.h"
 
 #include <map>
 #include <mutex>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "allocgate/guards.h"
-#include "allocgate/report_keys.h"
+#include "capture/site_summary.h"
 #include "json_file.h"
 
 namespace allocgate::benchmark::detail {
@@ -37,31 +37,9 @@ const char* flag_value(std::string_view arg, std::string_view name) {
   return arg[name.size()] == '=' ? arg.data() + name.size() + 1 : nullptr;
 }
 
-double per_iteration(std::uint64_t count, std::int64_t iterations) {
-  return static_cast<double>(count) / static_cast<double>(iterations);
-}
-
-nlohmann::json sites_json(const Captured& c) {
-  nlohmann::json sites = nlohmann::json::array();
-  for (std::size_t i = 0; i < c.profile.sites.size() && i < kReportedSites; ++i) {
-    const Site& site = c.profile.sites[i];
-    sites.push_back({{keys::kFunction, site.where.function},
-                     {keys::kFile, site.where.file},
-                     {keys::kLine, site.where.line},
-                     {keys::kAllocsPerOpField, per_iteration(site.count, c.iterations)},
-                     {keys::kBytesPerOpField, per_iteration(site.bytes, c.iterations)}});
-  }
-  return sites;
-}
-
-nlohmann::json stacks_json(const Captured& c) {
-  nlohmann::json stacks = nlohmann::json::array();
-  for (std::size_t i = 0; i < c.profile.stacks.size() && i < kReportedStacks; ++i) {
-    const StackSample& stack = c.profile.stacks[i];
-    stacks.push_back({{keys::kFrames, stack.innermost_functions(kReportedFrames)},
-                      {keys::kAllocsPerOpField, per_iteration(stack.count, c.iterations)}});
-  }
-  return stacks;
+// The captures' summary per iteration, as every report holds it.
+site_summary::Summary summary(const Captured& c) {
+  return site_summary::summarize(c.profile, static_cast<double>(c.iterations));
 }
 
 }  // namespace
@@ -129,22 +107,21 @@ void write_sites(std::ostream& console) {
     console << "\nallocation sites per iteration (--allocgate_sites):\n";
     for (const auto& [name, captured] : r.by_name) {
       console << name << ":\n";
-      for (std::size_t i = 0; i < captured.profile.sites.size() && i < kReportedSites; ++i) {
-        const Site& site = captured.profile.sites[i];
-        console << "  " << per_iteration(site.count, captured.iterations) << " allocs/op: " << to_string(site.where)
-                << "\n";
+      for (const site_summary::SiteSummary& site : summary(captured).sites) {
+        console << "  " << site.allocs_per_op << " allocs/op: " << to_string(site.where()) << "\n";
       }
     }
     return;
   }
   nlohmann::json json = files::read_json_file(file);
-  for (auto& entry : json.at("benchmarks")) {
+  for (auto& entry : json.at("benchmarks")) {  // Google Benchmark's JSON, its keys
     // The iteration runs, and the mean where only aggregates are reported.
-    if (entry.value(keys::kRunType, "") == "aggregate" && entry.value(keys::kAggregateName, "") != "mean") continue;
-    const auto it = r.by_name.find(entry.value(keys::kRunName, ""));
+    if (entry.value("run_type", "") == "aggregate" && entry.value("aggregate_name", "") != "mean") continue;
+    const auto it = r.by_name.find(entry.value("run_name", ""));
     if (it == r.by_name.end() || it->second.iterations == 0) continue;
-    entry[keys::kSites] = sites_json(it->second);
-    entry[keys::kStacks] = stacks_json(it->second);
+    const site_summary::Summary s = summary(it->second);
+    entry[site_summary::keys::kSites] = site_summary::sites_json(s.sites);
+    entry[site_summary::keys::kStacks] = site_summary::stacks_json(s.stacks);
   }
   files::write_file_atomically(file, json.dump(2) + "\n");
 }

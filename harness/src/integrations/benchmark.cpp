@@ -12,8 +12,8 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/toolchain.h"
-#include "benchmark_loop.h"
-#include "benchmark_sites.h"
+#include "integrations/benchmark_loop.h"
+#include "integrations/benchmark_sites.h"
 #include "format.h"
 
 namespace allocgate::benchmark {
