@@ -7,7 +7,7 @@
 
 #include "json_keys.h"
 #include "input_error.h"
-#include "runner.h"
+#include "shard.h"
 
 namespace allocgate::reports {
 

@@ -14,7 +14,7 @@
 
 #include "escape.h"
 #include "format.h"
-#include "history.h"
+#include "history_table.h"
 
 namespace allocgate::reports {
 

@@ -9,21 +9,9 @@
 
 #include "allocgate/sites.h"
 #include "report.h"
+#include "shard.h"
 
 namespace allocgate::reports {
-
-/// The part of the cases one run takes (`run --shard I/N`): the I-th of N
-/// contiguous, near-equal parts of the selected cases in registry order, so
-/// every case is in exactly one shard and the shards, joined in order, are
-/// the whole run (`allocgate merge`).
-struct Shard {
-  int index = 1;  ///< I, from 1
-  int count = 1;  ///< N
-  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
-};
-
-/// Reads "I/N" (1 <= I <= N); throws InputError naming `what` otherwise.
-Shard parse_shard(std::string_view text, const std::string& what);
 
 struct RunOptions {
   std::string filter;           ///< RE2 regular expression searched in case names; empty: all

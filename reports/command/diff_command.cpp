@@ -1,0 +1,90 @@
+// `allocgate diff REPORT --bounds FILE [--update]`: the gate, or the bounds
+// rewritten from a report.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include "bounds_file.h"
+#include "escape.h"
+#include "gate.h"
+#include "input_error.h"
+#include "io.h"
+#include "subcommand.h"
+
+namespace allocgate::command {
+namespace {
+
+struct Options {
+  std::string bounds_file, report, toolchain;
+  bool markdown = false, strict = false, update = false, allow_loosen = false;
+};
+
+// The bounds' section the report's figures are gated against.
+std::string report_toolchain(const reports::Report& report, const std::string& override_key,
+                             const std::string& source) {
+  if (!override_key.empty()) {
+    // It becomes a key of the bounds file, which is JSON text.
+    if (!files::valid_utf8(override_key)) throw files::InputError("--toolchain " + override_key + " is not valid UTF-8");
+    return override_key;
+  }
+  const std::string key = report.toolchain();
+  if (key.empty()) {
+    throw files::InputError(source +
+                            " does not name its toolchain (allocgate_toolchain in its context): the program that "
+                            "wrote it was not linked with allocgate::benchmark or allocgate::benchmark_main; link one, "
+                            "or pass --toolchain");
+  }
+  return key;
+}
+
+int update(const Options& o, const reports::Report& report, const std::string& toolchain) {
+  std::vector<std::string> changes, refused;
+  struct Refused {};
+  try {
+    bounds::update_bounds_file(o.bounds_file, [&](bounds::BoundsFile& recorded) {
+      recorded = reports::update_bounds(std::move(recorded), report, toolchain, o.allow_loosen, changes, refused);
+      if (!refused.empty()) throw Refused{};  // before anything is written
+    });
+  } catch (const Refused&) {
+    for (const std::string& line : refused) std::cerr << "allocgate: " << files::terminal_text(line) << "\n";
+    std::cerr << "allocgate: " << files::terminal_text(o.bounds_file) << " left unchanged\n";
+    return kBadInput;
+  }
+  for (const std::string& change : changes) std::cout << change << "\n";
+  std::cout << o.bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
+  return kSuccess;
+}
+
+int diff(const Options& o) {
+  reports::Report report = read_report_saying_source(o.report);
+  const std::string toolchain = report_toolchain(report, o.toolchain, o.report);
+  if (o.update) return update(o, report, toolchain);
+  const reports::GateResult result =
+      reports::evaluate(std::move(report), bounds::read_bounds(o.bounds_file), toolchain, o.bounds_file);
+  if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
+    reports::print_github_annotations(std::cout, result);
+  }
+  if (o.markdown) {
+    reports::print_markdown(std::cout, result);
+  } else {
+    reports::print_text(std::cout, result);
+  }
+  return result.failed(o.strict) ? kRegression : kSuccess;
+}
+
+}  // namespace
+
+Subcommand add_diff_command(CLI::App& app) {
+  auto o = std::make_shared<Options>();
+  CLI::App* diff_app = app.add_subcommand("diff", "Gate a report against recorded allocs/op bounds");
+  diff_app->add_option("--bounds", o->bounds_file, "The bounds file, e.g. ci/alloc-bounds.json")->required();
+  diff_app->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
+  diff_app->add_option("--toolchain", o->toolchain, "Use these bounds instead of the report's toolchain");
+  diff_app->add_flag("--markdown", o->markdown, "Print markdown, for a pull request comment or job summary");
+  diff_app->add_flag("--strict", o->strict, "Also fail on a case without a bound or a bound without a case");
+  diff_app->add_flag("--update", o->update, "Rewrite the bounds from the report (tightening only)");
+  diff_app->add_flag("--allow-loosen", o->allow_loosen, "With --update: also raise bounds")->needs("--update");
+  return {diff_app, [o] { return diff(*o); }};
+}
+
+}  // namespace allocgate::command

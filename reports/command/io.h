@@ -1,0 +1,17 @@
+// What several subcommands do with their input and output.
+#pragma once
+
+#include <string>
+
+#include "report.h"
+
+namespace allocgate::command {
+
+/// read_report, saying on stderr which runs of a Google Benchmark JSON the
+/// figures came from.
+reports::Report read_report_saying_source(const std::string& file);
+
+/// Writes text to file atomically, or to stdout when file is empty or "-".
+void write_output(const std::string& file, const std::string& text);
+
+}  // namespace allocgate::command

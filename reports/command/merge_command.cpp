@@ -1,0 +1,33 @@
+// `allocgate merge`: the shards' reports joined into one.
+#include <iostream>
+#include <memory>
+
+#include "io.h"
+#include "merge.h"
+#include "subcommand.h"
+
+namespace allocgate::command {
+
+Subcommand add_merge_command(CLI::App& app) {
+  struct Options {
+    std::vector<std::string> inputs;
+    std::string out;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* merge = app.add_subcommand("merge", "Join the reports of shards (run --shard I/N) into one");
+  merge->add_option("reports", o->inputs, "The shards' reports, each shard once")->required();
+  merge->add_option("--out", o->out, "Write the joined report here (atomically); - for stdout")->required();
+  return {merge, [o] {
+            std::vector<reports::NamedReport> shards;
+            for (const std::string& file : o->inputs) shards.push_back({file, reports::read_report(file)});
+            const reports::Report merged = reports::merge_reports(std::move(shards));
+            write_output(o->out, reports::report_text(merged));
+            if (o->out != "-") {
+              std::cerr << "allocgate: wrote " << o->out << " (" << merged.cases.size() << " cases from "
+                        << o->inputs.size() << " reports)\n";
+            }
+            return kSuccess;
+          }};
+}
+
+}  // namespace allocgate::command

@@ -1,0 +1,34 @@
+// `allocgate table REPORT [--html]`: a report's case-study tables.
+#include <memory>
+#include <sstream>
+
+#include "io.h"
+#include "subcommand.h"
+#include "table.h"
+
+namespace allocgate::command {
+
+Subcommand add_table_command(CLI::App& app) {
+  struct Options {
+    std::string report, out;
+    bool html = false;
+  };
+  auto o = std::make_shared<Options>();
+  CLI::App* table = app.add_subcommand("table", "Render a report's case-study tables");
+  table->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
+  table->add_flag("--html", o->html, "A self-contained HTML page with SVG charts");
+  table->add_option("--out", o->out, "Write here instead of stdout (atomically)");
+  return {table, [o] {
+            std::ostringstream text;
+            const reports::Report report = read_report_saying_source(o->report);
+            if (o->html) {
+              reports::print_html(text, report);
+            } else {
+              reports::print_markdown_tables(text, report);
+            }
+            write_output(o->out, text.str());
+            return kSuccess;
+          }};
+}
+
+}  // namespace allocgate::command
