@@ -121,25 +121,19 @@ std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) 
 }
 
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
-  if (markdown) {
-    out << "| case | allocs/op | bytes/op delta | time head/base [spread] | |\n|---|---:|---:|---:|---|\n";
-    for (const CompareRow& r : rows) {
-      const Cells c = cells_of(r);
-      out << "| " << files::markdown_code(r.name) << " | " << c.allocs << " | " << c.bytes << " | " << c.time << " | " << c.note << " |\n";
-    }
-    return;
-  }
   using Align = TextTable::Align;
   TextTable table({{"case", Align::left},
                    {"allocs/op", Align::right},
-                   {"bytes/op", Align::right},
+                   {markdown ? "bytes/op delta" : "bytes/op", Align::right},
                    {"time head/base [spread]", Align::right},
                    {"", Align::left}});
   for (const CompareRow& r : rows) {
     Cells c = cells_of(r);
-    table.add_row({files::terminal_text(r.name), std::move(c.allocs), std::move(c.bytes), std::move(c.time), std::move(c.note)});
+    table.add_row({markdown ? files::markdown_code(r.name) : files::terminal_text(r.name), std::move(c.allocs),
+                   std::move(c.bytes), std::move(c.time), std::move(c.note)});
   }
-  table.print(out);
+  table.print(out, markdown);
+  if (markdown) return;
   // Under each case whose allocations changed: which sites account for it.
   for (const CompareRow& r : rows) {
     if (!r.allocs_changed()) continue;

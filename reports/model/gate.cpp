@@ -221,6 +221,26 @@ std::string site_line(const SiteSummary& site) {
   return files::readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
 }
 
+// Every case against its bound; names and statuses escaped or marked up for
+// where the table goes.
+TextTable bounds_table(const GateResult& result, bool markdown) {
+  using Align = TextTable::Align;
+  TextTable table({{"case", Align::left},
+                   {"bound", Align::right},
+                   {"allocs/op", Align::right},
+                   {"delta", Align::right},
+                   {"bytes/op", Align::right},
+                   {"status", Align::left}});
+  for (const GateRow& row : result.rows) {
+    RowCells c = cells_of(row);
+    std::string status = label(row.status);
+    if (markdown && fails(row)) status = "**" + status + "**";
+    table.add_row({markdown ? files::markdown_code(row.name) : files::terminal_text(row.name), std::move(c.bound),
+                   std::move(c.measured), std::move(c.delta), std::move(c.bytes), std::move(status)});
+  }
+  return table;
+}
+
 }  // namespace
 
 void print_text(std::ostream& out, const GateResult& result) {
@@ -231,19 +251,7 @@ void print_text(std::ostream& out, const GateResult& result) {
       out << "    " << files::terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
   }
-  using Align = TextTable::Align;
-  TextTable table({{"case", Align::left},
-                   {"bound", Align::right},
-                   {"allocs/op", Align::right},
-                   {"delta", Align::right},
-                   {"bytes/op", Align::right},
-                   {"status", Align::left}});
-  for (const GateRow& row : result.rows) {
-    RowCells c = cells_of(row);
-    table.add_row({files::terminal_text(row.name), std::move(c.bound), std::move(c.measured), std::move(c.delta),
-                   std::move(c.bytes), label(row.status)});
-  }
-  table.print(out);
+  bounds_table(result, false).print(out);
   print_summary(out, result, files::terminal_text(result.toolchain));
 }
 
@@ -258,12 +266,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
     }
   }
   if (failed) out << "\n";
-  out << "| case | bound | allocs/op | delta | bytes/op | status |\n|---|---:|---:|---:|---:|---|\n";
-  for (const GateRow& row : result.rows) {
-    const RowCells c = cells_of(row);
-    out << "| " << files::markdown_code(row.name) << " | " << c.bound << " | " << c.measured << " | " << c.delta << " | " << c.bytes
-        << " | " << (fails(row) ? "**" + std::string(label(row.status)) + "**" : label(row.status)) << " |\n";
-  }
+  bounds_table(result, true).print_markdown(out);
   out << "\n";
   print_summary(out, result, files::markdown_text(result.toolchain));
 }

@@ -84,25 +84,14 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
       cells.push_back(std::move(row));
     }
   }
-  if (markdown) {
-    for (std::size_t r = 0; r < cells.size(); ++r) {
-      for (const std::string& cell : cells[r]) out << "| " << cell << " ";
-      out << "|\n";
-      if (r == 0) {
-        for (std::size_t i = 0; i < cells[r].size(); ++i) out << (i < 2 ? "| --- " : "| ---: ");
-        out << "|\n";
-      }
-    }
-  } else {
-    // Names left, figures right.
-    std::vector<TextTable::Column> columns;
-    for (std::size_t i = 0; i < header.size(); ++i) {
-      columns.push_back({header[i], i < 2 ? TextTable::Align::left : TextTable::Align::right});
-    }
-    TextTable text(std::move(columns));
-    for (std::size_t r = 1; r < cells.size(); ++r) text.add_row(std::move(cells[r]));
-    text.print(out);
+  // Names left, figures right.
+  std::vector<TextTable::Column> columns;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    columns.push_back({header[i], i < 2 ? TextTable::Align::left : TextTable::Align::right});
   }
+  TextTable text(std::move(columns));
+  for (std::size_t r = 1; r < cells.size(); ++r) text.add_row(std::move(cells[r]));
+  text.print(out, markdown);
   out << (markdown ? "\n" : "") << "* the run where a figure last changed; runs oldest first by date\n";
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "json_keys.h"
+#include "text_table.h"
 #include "escape.h"
 #include "format.h"
 
@@ -75,44 +76,56 @@ std::string equality(const CaseResult& c, bool is_reference) {
 }
 
 void print_plain_markdown(std::ostream& out, const Report& report) {
-  out << "| benchmark | ns/op | B/op | allocs/op | peak bytes |\n|---|---:|---:|---:|---:|\n";
+  using Align = TextTable::Align;
+  TextTable table({{"benchmark", Align::left},
+                   {"ns/op", Align::right},
+                   {"B/op", Align::right},
+                   {"allocs/op", Align::right},
+                   {"peak bytes", Align::right}});
   for (const CaseResult& c : report.cases) {
     if (!c.workload.empty()) continue;
-    out << "| " << files::markdown_code(c.name) << " | " << time_cell(c) << " | " << optional_cell(c.bytes_per_op) << " | "
-        << files::readable(c.allocs_per_op) << " | " << optional_cell(c.peak_bytes) << " |\n";
+    table.add_row({files::markdown_code(c.name), time_cell(c), optional_cell(c.bytes_per_op),
+                   files::readable(c.allocs_per_op), optional_cell(c.peak_bytes)});
   }
+  table.print_markdown(out);
 }
 
 }  // namespace
 
 void print_markdown_tables(std::ostream& out, const Report& report) {
+  using Align = TextTable::Align;
   const std::vector<WorkloadView> views = arrange(report);
   for (const WorkloadView& v : views) {
     out << "### " << files::markdown_text(v.name);
     if (!v.summary.empty()) out << ": " << files::markdown_text(v.summary);
     out << " (" << v.table_size << " per op)\n\n";
-    out << "| variant | ns/op | B/op | allocs/op | speedup | output |\n|---|---:|---:|---:|---:|---|\n";
+    TextTable variants({{"variant", Align::left},
+                        {"ns/op", Align::right},
+                        {"B/op", Align::right},
+                        {"allocs/op", Align::right},
+                        {"speedup", Align::right},
+                        {"output", Align::left}});
     const CaseResult* reference = v.at(v.variants.front(), v.table_size);
     for (const std::string& variant : v.variants) {
       const CaseResult* c = v.at(variant, v.table_size);
       if (!c) continue;
-      out << "| " << files::markdown_text(variant) << " | " << time_cell(*c) << " | " << optional_cell(c->bytes_per_op) << " | "
-          << files::readable(c->allocs_per_op) << " | " << speedup(*c, reference) << " | "
-          << equality(*c, c == reference) << " |\n";
+      variants.add_row({files::markdown_text(variant), time_cell(*c), optional_cell(c->bytes_per_op),
+                        files::readable(c->allocs_per_op), speedup(*c, reference), equality(*c, c == reference)});
     }
-    out << "\nallocs/op by input size:\n\n| variant |";
-    for (const auto size : v.sizes) out << " " << size << " |";
-    out << "\n|---|";
-    for (std::size_t i = 0; i < v.sizes.size(); ++i) out << "---:|";
-    out << "\n";
+    variants.print_markdown(out);
+    out << "\nallocs/op by input size:\n\n";
+    std::vector<TextTable::Column> columns{{"variant", Align::left}};
+    for (const auto size : v.sizes) columns.push_back({std::to_string(size), Align::right});
+    TextTable by_size(std::move(columns));
     for (const std::string& variant : v.variants) {
-      out << "| " << files::markdown_text(variant) << " |";
+      std::vector<std::string> row{files::markdown_text(variant)};
       for (const auto size : v.sizes) {
         const CaseResult* c = v.at(variant, size);
-        out << " " << (c ? files::readable(c->allocs_per_op) : "-") << " |";
+        row.push_back(c ? files::readable(c->allocs_per_op) : "-");
       }
-      out << "\n";
+      by_size.add_row(std::move(row));
     }
+    by_size.print_markdown(out);
     out << "\n";
   }
   if (std::any_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.workload.empty(); })) {

@@ -34,4 +34,17 @@ void TextTable::print(std::ostream& out) const {
   for (const auto& row : rows_) print_row([&](std::size_t c) -> const std::string& { return row[c]; });
 }
 
+void TextTable::print_markdown(std::ostream& out) const {
+  const auto print_row = [&](const auto& cell_of) {
+    out << '|';
+    for (std::size_t c = 0; c < columns_.size(); ++c) out << ' ' << cell_of(c) << " |";
+    out << '\n';
+  };
+  print_row([&](std::size_t c) -> const std::string& { return columns_[c].header; });
+  out << '|';
+  for (const Column& column : columns_) out << (column.align == Align::left ? "---|" : "---:|");
+  out << '\n';
+  for (const auto& row : rows_) print_row([&](std::size_t c) -> const std::string& { return row[c]; });
+}
+
 }  // namespace allocgate::reports

@@ -1,5 +1,7 @@
-// Columns of text aligned for a terminal: each column as wide as its widest
-// cell and two spaces from the next, so that no two figures ever touch.
+// Every table allocgate prints, text or markdown, through one printer: for a
+// terminal, each column as wide as its widest cell and two spaces from the
+// next, so that no two figures ever touch; for markdown, a pipe table with
+// each column's alignment.
 #pragma once
 
 #include <iosfwd>
@@ -18,11 +20,18 @@ class TextTable {
 
   explicit TextTable(std::vector<Column> columns);
 
-  /// One cell per column, already escaped for a terminal; missing cells are empty.
+  /// One cell per column, already escaped for where the table is printed
+  /// (terminal_text, or markdown_text/markdown_code); missing cells are empty.
   void add_row(std::vector<std::string> cells);
 
-  /// The header, then the rows; trailing spaces trimmed.
+  /// The header, then the rows, aligned; trailing spaces trimmed.
   void print(std::ostream& out) const;
+
+  /// "| header | ... |", its alignment row ("|---|---:|"), then the rows.
+  void print_markdown(std::ostream& out) const;
+
+  /// print_markdown() when markdown, else print().
+  void print(std::ostream& out, bool markdown) const { markdown ? print_markdown(out) : print(out); }
 
  private:
   std::vector<Column> columns_;

@@ -1,4 +1,5 @@
 #include "table.h"
+#include "text_table.h"
 
 #include <gtest/gtest.h>
 
@@ -64,6 +65,32 @@ TEST(Table, AGoogleBenchmarkReportGetsOnePlainTable) {
   print_markdown_tables(out, r);
   EXPECT_NE(out.str().find("| `row_parse/naive/100` |"), std::string::npos) << out.str();
   EXPECT_NE(out.str().find("| 346 |"), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+using allocgate::reports::TextTable;
+
+// One printer behind every text and markdown table: the same rows, aligned
+// for a terminal or as a pipe table with each column's alignment.
+TEST(TextTable, PrintsTheSameRowsAsTextOrMarkdown) {
+  TextTable table({{"case", TextTable::Align::left}, {"allocs/op", TextTable::Align::right}});
+  table.add_row({"a/long/name", "3"});
+  table.add_row({"b", "1234"});
+  std::ostringstream text, markdown;
+  table.print(text, false);
+  table.print(markdown, true);
+  EXPECT_EQ(text.str(),
+            "case         allocs/op\n"
+            "a/long/name          3\n"
+            "b                 1234\n");
+  EXPECT_EQ(markdown.str(),
+            "| case | allocs/op |\n"
+            "|---|---:|\n"
+            "| a/long/name | 3 |\n"
+            "| b | 1234 |\n");
 }
 
 }  // namespace
