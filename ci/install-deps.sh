@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages allocgate needs, when any is missing. As root
 # it runs apt-get; otherwise it prints the one line to run.
 # Usage: install-deps.sh [build|test]   (test adds Chromium, valgrind, jemalloc and
-# tcmalloc, which tests run allocgate under, and libc++ with GoogleTest's source)
+# tcmalloc, which tests run allocgate under, libc++ with GoogleTest's source,
+# and clang-format)
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(valgrind)             # the hook's message under valgrind
   packages+=(libjemalloc2 libtcmalloc-minimal4)  # the counts under other mallocs
   packages+=(libc++-14-dev libc++abi-14-dev googletest)  # the libcxx preset: GoogleTest built from source
+  packages+=(clang-format-14)      # the sources' format is checked (ci/format.sh)
 fi
 
 missing=()

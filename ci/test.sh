@@ -11,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh test
+echo "== format" >&2
+CLANG_FORMAT=clang-format-14 ci/format.sh --check
 
 long=false
 [ "${1:-}" = --long ] && long=true

@@ -32,14 +32,16 @@ unsigned g_large_line = 0;
 
 NOINLINE void small_blocks(int n) {
   for (int i = 0; i < n; ++i) {
-    g_small_line = __LINE__; char* p = new char[16];  // the site of small_blocks' allocations
+    g_small_line = __LINE__ + 1;  // the next line: the site of small_blocks' allocations
+    char* p = new char[16];
     escape(p);
     delete[] p;
   }
 }
 
 NOINLINE void one_large_block() {
-  g_large_line = __LINE__; char* p = new char[4000];
+  g_large_line = __LINE__ + 1;
+  char* p = new char[4000];
   escape(p);
   delete[] p;
 }
@@ -249,8 +251,9 @@ void grow_text() {
 
 TEST(CaptureSites, AFailingAssertionListsTheTopSites) {
   std::string().swap(g_text);
-  EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATIONS(grow_text()),
-                          "top sites:\n  1 allocs, " + std::to_string(allocgate::test::string_block_bytes(100)) + " B: ");
+  EXPECT_NONFATAL_FAILURE(
+      EXPECT_NO_ALLOCATIONS(grow_text()),
+      "top sites:\n  1 allocs, " + std::to_string(allocgate::test::string_block_bytes(100)) + " B: ");
   std::string().swap(g_text);
   EXPECT_NONFATAL_FAILURE(EXPECT_NO_ALLOCATIONS(grow_text()), "grow_text (");
 }
