@@ -36,7 +36,8 @@ struct BoundPlace {
 
 double non_negative(simdjson::dom::element value, const BoundPlace& place, const char* field) {
   double v = 0;
-  if (!value.is_number() || value.get(v) != simdjson::SUCCESS) throw files::InputError(place.str(field) + " is not a number");
+  if (!value.is_number() || value.get(v) != simdjson::SUCCESS)
+    throw files::InputError(place.str(field) + " is not a number");
   if (!std::isfinite(v) || v < 0) {
     throw files::InputError(place.str(field) + " must be a finite number >= 0, not " + files::json_text(value));
   }
@@ -83,8 +84,8 @@ BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& sour
   // Compared as JSON integers: reading it as an int would take 4294967297 for 1.
   std::int64_t number = 0;
   if (!version.is_int64() || version.get(number) != simdjson::SUCCESS || number != kBoundsSchemaVersion) {
-    throw files::InputError(source + ": bounds version " + files::json_text(version) + " is not supported (this allocgate reads " +
-                     std::to_string(kBoundsSchemaVersion) + ")");
+    throw files::InputError(source + ": bounds version " + files::json_text(version) +
+                            " is not supported (this allocgate reads " + std::to_string(kBoundsSchemaVersion) + ")");
   }
   simdjson::dom::object toolchains;
   if (json.at_key("toolchains").get(toolchains) != simdjson::SUCCESS) {
@@ -129,7 +130,8 @@ class DirectoryLock {
     const std::filesystem::path target = files::replaced_file(bounds);
     const std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
     fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ < 0) throw files::InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
+    if (fd_ < 0)
+      throw files::InputError(bounds.string() + ": cannot open its directory to lock it: " + std::strerror(errno));
     while (::flock(fd_, LOCK_EX) != 0) {
       if (errno != EINTR) {
         const std::string reason = std::strerror(errno);

@@ -79,7 +79,8 @@ void unique_suffix(std::string& name, int attempt) {
   timespec now{};
   ::clock_gettime(CLOCK_MONOTONIC, &now);
   std::uint64_t bits = static_cast<std::uint64_t>(now.tv_nsec) ^ static_cast<std::uint64_t>(now.tv_sec) << 30 ^
-                       static_cast<std::uint64_t>(::getpid()) << 40 ^ static_cast<std::uint64_t>(attempt) * 0x9E3779B97F4A7C15ULL;
+                       static_cast<std::uint64_t>(::getpid()) << 40 ^
+                       static_cast<std::uint64_t>(attempt) * 0x9E3779B97F4A7C15ULL;
   for (std::size_t i = name.size() - 6; i < name.size(); ++i, bits /= 62) name[i] = kChars[bits % 62];
 }
 

@@ -40,8 +40,8 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, std::uint32_t& c
 // C1 controls, and the characters that reorder how a line displays (the
 // "Trojan Source" ones): shown as \uXXXX, never acted on.
 bool hidden_code_point(std::uint32_t c) {
-  return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) ||
-         c == 0x200E || c == 0x200F || c == 0x061C;
+  return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E ||
+         c == 0x200F || c == 0x061C;
 }
 
 void append_hex_byte(std::string& out, unsigned char b) {
@@ -55,9 +55,7 @@ void append_code_point(std::string& out, std::uint32_t c) {
   for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(c >> shift) & 0xF];
 }
 
-bool alphanumeric(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
+bool alphanumeric(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 // Percent-encodes the characters of `encoded` the way the Actions runner
 // decodes them.
@@ -110,10 +108,18 @@ std::string terminal_text(std::string_view text) {
       continue;
     }
     switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\\': out += "\\\\"; break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
           append_hex_byte(out, static_cast<unsigned char>(c));
@@ -134,7 +140,16 @@ std::string markdown_text(std::string_view text) {
     const char c = plain[i];
     bool escape = false;
     switch (c) {
-      case '\\': case '`': case '*': case '[': case ']': case '<': case '|': case '~': case '&': case '#':
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '<':
+      case '|':
+      case '~':
+      case '&':
+      case '#':
         escape = true;
         break;
       case '_':
@@ -175,12 +190,23 @@ std::string html_text(std::string_view text) {
   out.reserve(plain.size());
   for (const char c : plain) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;

@@ -184,7 +184,7 @@ JsonDocument parse_padded(std::string_view text, const std::string& source) {
 }
 
 struct FileText {
-  std::string text;  ///< with room for simdjson's padding
+  std::string text;      ///< with room for simdjson's padding
   bool regular = false;  ///< a regular file, which can be read again
 };
 
@@ -234,7 +234,8 @@ FileText read_text(const std::filesystem::path& file) {
   }
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (std::string_view(text).substr(0, 3) == kByteOrderMark) text.erase(0, 3);
-  if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING) text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
+    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   return {std::move(text), S_ISREG(st.st_mode)};
 }
 

@@ -18,10 +18,10 @@ void BM_OneAllocation(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * (32 + N));
 }
 
-#define ALLOCGATE_FOUR(n)                           \
-  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 0);  \
-  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 1);  \
-  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 2);  \
+#define ALLOCGATE_FOUR(n)                          \
+  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 0); \
+  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 1); \
+  BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 2); \
   BENCHMARK_TEMPLATE(BM_OneAllocation, n * 4 + 3)
 ALLOCGATE_FOUR(0);
 ALLOCGATE_FOUR(1);

@@ -96,8 +96,8 @@ std::vector<benchmark::BenchmarkReporter::Run> run_quietly(const std::string& fi
   return console.runs;
 }
 
-const benchmark::BenchmarkReporter::Run& find(
-    const std::vector<benchmark::BenchmarkReporter::Run>& runs, const std::string& name) {
+const benchmark::BenchmarkReporter::Run& find(const std::vector<benchmark::BenchmarkReporter::Run>& runs,
+                                              const std::string& name) {
   for (const auto& run : runs) {
     if (run.benchmark_name().find(name) != std::string::npos) return run;
   }

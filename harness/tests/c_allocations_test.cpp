@@ -2,10 +2,10 @@
 // new, and operator new's own malloc never counted twice.
 
 #include <cstdio>
-#include <sstream>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <sstream>
 #include <string>
 
 #include "allocgate/allocgate.h"

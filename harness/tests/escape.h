@@ -11,7 +11,8 @@ namespace allocgate::test {
 #if defined(__GNUC__) && !defined(__clang__)
 [[gnu::access(none, 1)]]
 #endif
-inline void escape(const void* p) {
+inline void
+escape(const void* p) {
   asm volatile("" : : "g"(p) : "memory");
 }
 

@@ -43,7 +43,7 @@ TEST(InjectAllocationFailure, TheNthAllocationFailsAndTheOthersSucceed) {
 
 TEST(InjectAllocationFailure, NothrowFormsReturnNull) {
   InjectAllocationFailure failure(0);
-  EXPECT_EQ(::operator new(16, std::align_val_t{64}, std::nothrow), nullptr);
+  EXPECT_EQ(::operator new (16, std::align_val_t{64}, std::nothrow), nullptr);
   EXPECT_TRUE(failure.fired());
 }
 

@@ -57,18 +57,17 @@ TEST(GTestAssertions, AScopeAroundAnAssertionSeesOnlyTheStatement) {
 
 TEST(GTestAssertions, ExactFailureGivesStatementBoundAndMeasuredFigures) {
   reset();
-  EXPECT_NONFATAL_FAILURE(
-      EXPECT_ALLOCATIONS_EQ(grow_text(), 0),
-      "`grow_text()` should allocate exactly 0 times\n"
-      "  measured: 1 allocation, " + bytes_text(kTextBytes) + " requested; 0 freed (0 bytes); net " +
-          bytes_text(kTextBytes) + ", peak live " + bytes_text(kTextBytes));
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATIONS_EQ(grow_text(), 0),
+                          "`grow_text()` should allocate exactly 0 times\n"
+                          "  measured: 1 allocation, " +
+                              bytes_text(kTextBytes) + " requested; 0 freed (0 bytes); net " + bytes_text(kTextBytes) +
+                              ", peak live " + bytes_text(kTextBytes));
 }
 
 TEST(GTestAssertions, UpperBoundFailureSaysAtMost) {
   reset();
-  EXPECT_NONFATAL_FAILURE(
-      EXPECT_ALLOCATIONS_LE(for (int i = 0; i < 5; ++i) g_numbers.push_back(i), 2),
-      "should allocate at most 2 times\n  measured: 4 allocations, 60 bytes requested");
+  EXPECT_NONFATAL_FAILURE(EXPECT_ALLOCATIONS_LE(for (int i = 0; i < 5; ++i) g_numbers.push_back(i), 2),
+                          "should allocate at most 2 times\n  measured: 4 allocations, 60 bytes requested");
 }
 
 TEST(GTestAssertions, NoAllocationsFailsOnOne) {

@@ -22,8 +22,7 @@ TEST(HookMissing, TheMessageSaysWhatToLink) {
     allocgate::require_hook();
     FAIL() << "no exception";
   } catch (const allocgate::HookNotLinked& e) {
-    EXPECT_NE(std::string(e.what()).find("Link allocgate::harness into the executable"),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("Link allocgate::harness into the executable"), std::string::npos);
   }
 }
 

@@ -33,8 +33,8 @@ class RecordedBounds : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() /
-           ("allocgate-recorded-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) +
-            "-" + std::to_string(::getpid()));
+           ("allocgate-recorded-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     file_ = (dir_ / "bounds.json").string();
@@ -46,8 +46,8 @@ class RecordedBounds : public ::testing::Test {
     fs::remove_all(dir_);
   }
   ::testing::AssertionResult check(const char* name, int allocations) {
-    return check_recorded("allocate(n)", measure_statement([&] { allocate(allocations); }), name,
-                          allocgate::kToolchain, file_.c_str());
+    return check_recorded("allocate(n)", measure_statement([&] { allocate(allocations); }), name, allocgate::kToolchain,
+                          file_.c_str());
   }
   std::string text() const {
     std::ifstream in(file_);
@@ -109,13 +109,14 @@ TEST_F(RecordedBounds, TheEnvironmentNamesTheFileAndTheMacroReadsIt) {
   EXPECT_ALLOCATIONS_WITHIN_BOUNDS("two", allocate(2));
   EXPECT_TRUE(check_recorded("allocate(2)", measure_statement([] { allocate(2); }), "two", allocgate::kToolchain, ""));
   ::unsetenv("ALLOCGATE_BOUNDS");
-  const auto none = check_recorded("allocate(2)", measure_statement([] { allocate(2); }), "two",
-                                   allocgate::kToolchain, "");
+  const auto none =
+      check_recorded("allocate(2)", measure_statement([] { allocate(2); }), "two", allocgate::kToolchain, "");
   EXPECT_NE(std::string(none.message()).find("set ALLOCGATE_BOUNDS"), std::string::npos) << none.message();
 }
 
 TEST_F(RecordedBounds, AnotherToolchainsBoundDoesNotApply) {
-  std::ofstream(file_) << R"({"allocgate_bounds_version": 1, "toolchains": {"other-1-lib-1": {"two": {"allocs_per_op": 2}}}})";
+  std::ofstream(file_)
+      << R"({"allocgate_bounds_version": 1, "toolchains": {"other-1-lib-1": {"two": {"allocs_per_op": 2}}}})";
   const auto result = check("two", 2);
   ASSERT_FALSE(result);
   EXPECT_NE(std::string(result.message()).find("no bound recorded for two [" + std::string(allocgate::kToolchain)),

@@ -149,7 +149,7 @@ TEST(ProcessAllocationScope, SeesEveryThreadIncludingThreadsStartedInside) {
     for (int i = 0; i < 100; ++i) release(allocate(16), 16);
   });
   worker.join();
-  EXPECT_EQ(mine.stats().allocations, allocgate::test::kThreadStartAllocations);  // the thread's state
+  EXPECT_EQ(mine.stats().allocations, allocgate::test::kThreadStartAllocations);           // the thread's state
   EXPECT_EQ(process.stats().allocations, allocgate::test::kThreadStartAllocations + 100);  // and the worker's
   EXPECT_EQ(process.stats().bytes_allocated, mine.stats().bytes_allocated + 1600u);
   // The worker freed its state. libc++ frees a thread's records with unsized
@@ -252,8 +252,7 @@ TEST(Stats, PrintOnOneLine) {
                                .c = std::nullopt};
   std::ostringstream out;
   out << s;
-  EXPECT_EQ(out.str(),
-            "2 allocations, 48 bytes requested; 1 freed (16 bytes); net 32 bytes, peak live 40 bytes");
+  EXPECT_EQ(out.str(), "2 allocations, 48 bytes requested; 1 freed (16 bytes); net 32 bytes, peak live 40 bytes");
   s.deallocations = 2;
   s.unsized_deallocations = 1;
   out.str("");

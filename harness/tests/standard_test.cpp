@@ -57,7 +57,7 @@ TEST(StandardBehaviour, DeletingNullDoesNothing) {
   const auto stats = allocgate::measure([] {
     ::operator delete(nullptr);
     ::operator delete[](nullptr);
-    ::operator delete(nullptr, std::align_val_t{64});
+    ::operator delete (nullptr, std::align_val_t{64});
     ::operator delete(nullptr, std::nothrow);
   });
   EXPECT_EQ(stats.deallocations, 0u);
@@ -66,7 +66,7 @@ TEST(StandardBehaviour, DeletingNullDoesNothing) {
 TEST(StandardBehaviour, ImpossibleSizesThrowOrReturnNull) {
   EXPECT_THROW(escape(::operator new(kImpossible)), std::bad_alloc);
   EXPECT_THROW(escape(::operator new[](kImpossible)), std::bad_alloc);
-  EXPECT_THROW(escape(::operator new(kImpossible, std::align_val_t{64})), std::bad_alloc);
+  EXPECT_THROW(escape(::operator new (kImpossible, std::align_val_t{64})), std::bad_alloc);
   EXPECT_EQ(::operator new(kImpossible, std::nothrow), nullptr);
   EXPECT_EQ(::operator new[](kImpossible, std::align_val_t{64}, std::nothrow), nullptr);
   // Sizes so large that the block header would overflow size_t fail the same way.
@@ -84,17 +84,17 @@ TEST_F(NewHandlerTest, NothrowFormsReturnNullWhenTheHandlerThrows) {
   std::set_new_handler(&throw_bad_alloc);
   EXPECT_EQ(::operator new(kImpossible, std::nothrow), nullptr);
   EXPECT_EQ(g_handler_calls, 1);
-  EXPECT_EQ(::operator new(kImpossible, std::align_val_t{32}, std::nothrow), nullptr);
+  EXPECT_EQ(::operator new (kImpossible, std::align_val_t{32}, std::nothrow), nullptr);
   EXPECT_EQ(g_handler_calls, 2);
 }
 
 TEST(StandardBehaviour, AlignedFormsHonourEveryPowerOfTwo) {
   for (std::size_t align = 1; align <= 8192; align *= 2) {
     for (std::size_t size : {std::size_t{0}, std::size_t{1}, align, 3 * align + 1}) {
-      void* p = ::operator new(size, std::align_val_t{align});
+      void* p = ::operator new (size, std::align_val_t{align});
       EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % align, 0u) << "align " << align;
       std::memset(p, 0xab, size);  // the whole block is usable
-      ::operator delete(p, std::align_val_t{align});
+      ::operator delete (p, std::align_val_t{align});
     }
   }
 }

@@ -130,13 +130,26 @@ void descend(Walk& walk) {
     return;
   }
   switch (walk.shapes[walk.next++]) {
-    case kPlain: via_plain(walk); break;
-    case kFunction: via_function(walk); break;
-    case kSort: via_sort(walk); break;
-    case kQsort: via_qsort(walk); break;
-    case kCallOnce: via_call_once(walk); break;
-    case kAlloca: via_alloca(walk); break;
-    case kShapes: break;
+    case kPlain:
+      via_plain(walk);
+      break;
+    case kFunction:
+      via_function(walk);
+      break;
+    case kSort:
+      via_sort(walk);
+      break;
+    case kQsort:
+      via_qsort(walk);
+      break;
+    case kCallOnce:
+      via_call_once(walk);
+      break;
+    case kAlloca:
+      via_alloca(walk);
+      break;
+    case kShapes:
+      break;
   }
 }
 

@@ -89,8 +89,10 @@ void operation(benchmark::State& state, bool capture) {
 
 void add(const std::string& name, std::function<void(benchmark::State&)> body, bool one_iteration) {
   auto* b = benchmark::RegisterBenchmark(name.c_str(), std::move(body));
-  b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(one_iteration ? 5 : 10)->ComputeStatistics(
-      "min", allocgate::bench::fastest);
+  b->UseRealTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Repetitions(one_iteration ? 5 : 10)
+      ->ComputeStatistics("min", allocgate::bench::fastest);
   if (one_iteration) b->Iterations(1);
 }
 
@@ -104,16 +106,36 @@ int main(int argc, char** argv) {
   }
   for (bool heaptrack : {false, true}) {
     for (long runs : {kFewRuns, kManyRuns}) {
-      add(std::string(heaptrack ? "heaptrack" : "alone") + "/" + std::to_string(runs),
-          [=](benchmark::State& s) { process(s, {"loop", kCase, "--runs", std::to_string(runs)}, heaptrack); }, true);
+      add(
+          std::string(heaptrack ? "heaptrack" : "alone") + "/" + std::to_string(runs),
+          [=](benchmark::State& s) {
+            process(s, {"loop", kCase, "--runs", std::to_string(runs)}, heaptrack);
+          },
+          true);
     }
   }
-  add("operation/alone", [](benchmark::State& s) { operation(s, false); }, false);
-  add("operation/captured", [](benchmark::State& s) { operation(s, true); }, false);
-  add("run/no-timing", [](benchmark::State& s) { process(s, {"run", "--no-timing", "--out", "REPORT"}, false); }, true);
-  add("run/no-timing/sites",
-      [](benchmark::State& s) { process(s, {"run", "--no-timing", "--sites", "--out", "REPORT"}, false); }, true);
-  add("profile/largest", [](benchmark::State& s) { process(s, {"profile", kLargestCase}, false); }, true);
+  add(
+      "operation/alone", [](benchmark::State& s) { operation(s, false); }, false);
+  add(
+      "operation/captured", [](benchmark::State& s) { operation(s, true); }, false);
+  add(
+      "run/no-timing",
+      [](benchmark::State& s) {
+        process(s, {"run", "--no-timing", "--out", "REPORT"}, false);
+      },
+      true);
+  add(
+      "run/no-timing/sites",
+      [](benchmark::State& s) {
+        process(s, {"run", "--no-timing", "--sites", "--out", "REPORT"}, false);
+      },
+      true);
+  add(
+      "profile/largest",
+      [](benchmark::State& s) {
+        process(s, {"profile", kLargestCase}, false);
+      },
+      true);
 
   // Repetitions interleaved at random, so that a slow spell of the machine
   // falls on every benchmark alike, not on one (flags given after it win).

@@ -56,8 +56,9 @@ CaseResult make_case(int i) {
   c.output_sha256 = std::string(64, 'a');
   c.equal_to_reference = true;
   for (unsigned s = 0; s < 3; ++s) {
-    c.sites.emplace_back(allocgate::SiteFrame{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
-                         c.allocs_per_op / 3, *c.bytes_per_op / 3);
+    c.sites.emplace_back(
+        allocgate::SiteFrame{"allocgate::workloads::render_" + std::to_string(s), "workloads/w/w.cpp", 40 + s},
+        c.allocs_per_op / 3, *c.bytes_per_op / 3);
   }
   return c;
 }
@@ -68,8 +69,8 @@ struct Files {
   double report_bytes = 0;
 
   explicit Files(int cases) {
-    const fs::path dir = fs::temp_directory_path() / ("allocgate-diff-bench-" + std::to_string(::getpid()) + "-" +
-                                                      std::to_string(cases));
+    const fs::path dir = fs::temp_directory_path() /
+                         ("allocgate-diff-bench-" + std::to_string(::getpid()) + "-" + std::to_string(cases));
     fs::create_directories(dir);
     report = dir / "report.json";
     bounds = dir / "bounds.json";
@@ -187,8 +188,10 @@ struct Shards {
     constexpr int kShards = 3;
     for (int shard = 0; shard < kShards; ++shard) {
       Report r;
-      r.context = {{"allocgate_toolchain", "tc"}, {"allocgate_shard", std::to_string(shard + 1) + "/" + std::to_string(kShards)},
-                   {"git_commit", "c"}, {"executable", "allocgate"}};
+      r.context = {{"allocgate_toolchain", "tc"},
+                   {"allocgate_shard", std::to_string(shard + 1) + "/" + std::to_string(kShards)},
+                   {"git_commit", "c"},
+                   {"executable", "allocgate"}};
       for (int i = shard * cases / kShards; i < (shard + 1) * cases / kShards; ++i) r.cases.push_back(make_case(i));
       const std::string text = report_text(r);
       total_bytes += static_cast<double>(text.size());

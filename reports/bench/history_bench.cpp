@@ -11,8 +11,8 @@
 #include <sstream>
 
 #include "allocgate/benchmark.h"
-#include "json_keys.h"
 #include "history.h"
+#include "json_keys.h"
 
 namespace {
 
@@ -40,8 +40,10 @@ Database& database() {
 
 Report report(int commit) {
   Report r;
-  r.context = {{k::kSchemaVersion, kReportSchemaVersion}, {k::kToolchain, "tc"},
-               {k::kGitCommit, "commit" + std::to_string(commit)}, {k::kDate, "2026-12-01T00:00:00Z"}};
+  r.context = {{k::kSchemaVersion, kReportSchemaVersion},
+               {k::kToolchain, "tc"},
+               {k::kGitCommit, "commit" + std::to_string(commit)},
+               {k::kDate, "2026-12-01T00:00:00Z"}};
   for (int c = 0; c < kCases; ++c) {
     CaseResult result;
     result.name = "workload" + std::to_string(c % 5) + "/variant/" + std::to_string(c);

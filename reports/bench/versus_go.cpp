@@ -85,17 +85,23 @@ int main(int argc, char** argv) {
     operation->run();
     const std::size_t bytes = operation->output().size();
     output_bytes[pair.cpp] = bytes;
-    benchmark::RegisterBenchmark(pair.cpp, [op = std::shared_ptr(std::move(operation))](benchmark::State& state) {
-      for (auto _ : state) op->run();
-    })->Repetitions(5)->ComputeStatistics("min", allocgate::bench::fastest);
+    benchmark::RegisterBenchmark(pair.cpp,
+                                 [op = std::shared_ptr(std::move(operation))](benchmark::State& state) {
+                                   for (auto _ : state) op->run();
+                                 })
+        ->Repetitions(5)
+        ->ComputeStatistics("min", allocgate::bench::fastest);
     // The ceiling: copying the output's bytes once.
-    benchmark::RegisterBenchmark((std::string("memcpy/") + pair.cpp).c_str(), [bytes](benchmark::State& state) {
-      std::vector<char> from(bytes, 'x'), to(bytes);
-      for (auto _ : state) {
-        std::memcpy(to.data(), from.data(), bytes);
-        benchmark::ClobberMemory();
-      }
-    })->Repetitions(5)->ComputeStatistics("min", allocgate::bench::fastest);
+    benchmark::RegisterBenchmark((std::string("memcpy/") + pair.cpp).c_str(),
+                                 [bytes](benchmark::State& state) {
+                                   std::vector<char> from(bytes, 'x'), to(bytes);
+                                   for (auto _ : state) {
+                                     std::memcpy(to.data(), from.data(), bytes);
+                                     benchmark::ClobberMemory();
+                                   }
+                                 })
+        ->Repetitions(5)
+        ->ComputeStatistics("min", allocgate::bench::fastest);
   }
 
   std::map<std::string, double> go_ns;
@@ -119,8 +125,7 @@ int main(int argc, char** argv) {
     const bool held = !pair.optimized || ratio >= 2;
     all_held = all_held && held;
     std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp_ns, go->second, ratio,
-                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns,
-                held ? "" : "  < 2x Go");
+                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns, held ? "" : "  < 2x Go");
   }
   std::printf("(Go/C++: how many times faster the C++ is; of memcpy: the C++ time a copy of its output would take)\n");
   return all_held ? 0 : 1;

@@ -20,7 +20,8 @@ Subcommand add_compare_command(CLI::App& app) {
   compare->add_flag("--markdown", o->markdown, "Print a markdown table");
   return {compare, [o] {
             reports::print_comparison(
-                std::cout, reports::compare_reports(read_report_saying_source(o->base), read_report_saying_source(o->head)),
+                std::cout,
+                reports::compare_reports(read_report_saying_source(o->base), read_report_saying_source(o->head)),
                 o->markdown);
             return kSuccess;
           }};

@@ -10,9 +10,9 @@
 
 #include <CLI/Version.hpp>
 
-#include "json_keys.h"
 #include "allocgate/scope.h"
 #include "allocgate/toolchain.h"
+#include "json_keys.h"
 
 namespace allocgate::reports {
 namespace {
@@ -75,14 +75,13 @@ RunContext build_context() {
   context.cxx_flags = ALLOCGATE_CXX_FLAGS;
   context.build_type = ALLOCGATE_BUILD_TYPE;
   context.standard_library = standard_library();
-  context.library_versions = {
-      {"benchmark", ALLOCGATE_BENCHMARK_VERSION},
-      {"gtest", ALLOCGATE_GTEST_VERSION},
-      {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
-                            std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
-                            std::to_string(NLOHMANN_JSON_VERSION_PATCH)},
-      {"cli11", CLI11_VERSION},
-      {"openssl", OPENSSL_VERSION_TEXT}};
+  context.library_versions = {{"benchmark", ALLOCGATE_BENCHMARK_VERSION},
+                              {"gtest", ALLOCGATE_GTEST_VERSION},
+                              {"nlohmann_json", std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." +
+                                                    std::to_string(NLOHMANN_JSON_VERSION_MINOR) + "." +
+                                                    std::to_string(NLOHMANN_JSON_VERSION_PATCH)},
+                              {"cli11", CLI11_VERSION},
+                              {"openssl", OPENSSL_VERSION_TEXT}};
   context.date = utc_now();
   context.git_commit = git_commit();
   context.cpu = cpu_model();

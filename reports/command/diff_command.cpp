@@ -24,7 +24,8 @@ std::string report_toolchain(const reports::Report& report, const std::string& o
                              const std::string& source) {
   if (!override_key.empty()) {
     // It becomes a key of the bounds file, which is JSON text.
-    if (!files::valid_utf8(override_key)) throw files::InputError("--toolchain " + override_key + " is not valid UTF-8");
+    if (!files::valid_utf8(override_key))
+      throw files::InputError("--toolchain " + override_key + " is not valid UTF-8");
     return override_key;
   }
   const std::string key = report.toolchain();

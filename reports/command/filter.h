@@ -23,7 +23,7 @@ class NameFilter {
   bool matches(std::string_view name) const;
 
  private:
-  struct Pattern;                    // the compiled RE2 (re2_shim.h)
+  struct Pattern;                     // the compiled RE2 (re2_shim.h)
   std::unique_ptr<Pattern> pattern_;  // null: matches every name
 };
 

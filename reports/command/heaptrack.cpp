@@ -1,12 +1,12 @@
 #include "heaptrack.h"
 
-#include <filesystem>
 #include <charconv>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
+#include <sstream>
 #include <string_view>
 #include <utility>
-#include <sstream>
 
 #include "input_error.h"
 #include "process.h"
@@ -56,7 +56,8 @@ HeaptrackSummary parse_heaptrack_print(const std::string& text) {
     if (line.rfind("PEAK MEMORY CONSUMERS", 0) == 0 || line.rfind("MOST TEMPORARY", 0) == 0) in_allocators = false;
     if (const auto v = after(line, "calls to allocation functions: ")) summary.calls = leading_count(*v).value_or(0);
     if (const auto v = after(line, "temporary memory allocations: ")) summary.temporary = leading_count(*v).value_or(0);
-    if (const auto v = after(line, "peak heap memory consumption: ")) summary.peak = std::string(v->substr(0, v->find(' ')));
+    if (const auto v = after(line, "peak heap memory consumption: "))
+      summary.peak = std::string(v->substr(0, v->find(' ')));
     if (!in_allocators) continue;
     if (const auto header = allocator_header(line)) {
       HeaptrackAllocator a{header->first, header->second, {}, {}};
@@ -89,8 +90,8 @@ HeaptrackSummary run_under_heaptrack(const std::string& self, const std::string&
     }
   }
   if (data.empty()) throw files::InputError("heaptrack wrote no data file at " + out_prefix + ".zst");
-  const auto [print_code, text] = run_process({"heaptrack_print", "-f", data, "--print-peaks", "0",
-                                               "--print-temporary", "0", "--print-leaks", "0", "-n", "5", "-s", "0"});
+  const auto [print_code, text] = run_process({"heaptrack_print", "-f", data, "--print-peaks", "0", "--print-temporary",
+                                               "0", "--print-leaks", "0", "-n", "5", "-s", "0"});
   if (print_code != 0) throw files::InputError("heaptrack_print failed on " + data);
   HeaptrackSummary summary = parse_heaptrack_print(text);
   summary.data_file = data;

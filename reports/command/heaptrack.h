@@ -18,10 +18,10 @@ struct HeaptrackAllocator {
 };
 
 struct HeaptrackSummary {
-  std::string data_file;  ///< the .zst (or .gz) heaptrack wrote
-  std::uint64_t calls = 0;      ///< calls to allocation functions, the whole process
-  std::uint64_t temporary = 0;  ///< allocations freed right after
-  std::string peak;             ///< peak heap memory consumption
+  std::string data_file;                ///< the .zst (or .gz) heaptrack wrote
+  std::uint64_t calls = 0;              ///< calls to allocation functions, the whole process
+  std::uint64_t temporary = 0;          ///< allocations freed right after
+  std::string peak;                     ///< peak heap memory consumption
   std::vector<HeaptrackAllocator> top;  ///< most calls first
 };
 

@@ -12,10 +12,10 @@
 
 #include <unistd.h>
 
-#include "json_keys.h"
 #include "escape.h"
 #include "filter.h"
 #include "input_error.h"
+#include "json_keys.h"
 
 namespace allocgate::reports {
 
@@ -112,8 +112,8 @@ class Statement {
   const int primary = rc & 0xff;
   // A table or column missing from a database whose schema version says it
   // has them: damaged by hand, not by allocgate.
-  const bool damaged_schema = primary == SQLITE_ERROR && (message.rfind("no such table", 0) == 0 ||
-                                                          message.rfind("no such column", 0) == 0);
+  const bool damaged_schema =
+      primary == SQLITE_ERROR && (message.rfind("no such table", 0) == 0 || message.rfind("no such column", 0) == 0);
   if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || damaged_schema) {
     throw files::InputError(source + ": not a usable history database (" + message + ")");
   }
@@ -187,11 +187,13 @@ void check_identity(sqlite3* db, const std::string& source) {
 
 void check_version(std::int64_t version, const std::string& source) {
   if (version > History::kSchemaVersion) {
-    throw files::InputError(source + ": history schema " + std::to_string(version) + " is newer than this allocgate's (" +
-                     std::to_string(History::kSchemaVersion) + "); use a newer allocgate");
+    throw files::InputError(source + ": history schema " + std::to_string(version) +
+                            " is newer than this allocgate's (" + std::to_string(History::kSchemaVersion) +
+                            "); use a newer allocgate");
   }
   if (version < 0) {
-    throw files::InputError(source + ": not a usable history database (schema version " + std::to_string(version) + ")");
+    throw files::InputError(source + ": not a usable history database (schema version " + std::to_string(version) +
+                            ")");
   }
 }
 
@@ -217,7 +219,8 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
   const bool reader = access == Access::read;
   std::error_code error;
   const auto status = std::filesystem::status(file, error);
-  if (std::filesystem::is_directory(status)) throw files::InputError(source_ + ": is a directory, not a history database");
+  if (std::filesystem::is_directory(status))
+    throw files::InputError(source_ + ": is a directory, not a history database");
   if (reader && !std::filesystem::exists(status)) throw files::InputError(source_ + ": no such history database");
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     throw files::InputError(source_ + ": not a regular file");
@@ -225,12 +228,12 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
   // A reader opens the file read-only; one it may not write, as immutable:
   // SQLite then creates no -wal or -shm beside it, which would carry the
   // file's read-only mode and refuse every later writer.
-  const bool read_only_file = ::access(source_.c_str(), W_OK) != 0 ||
-                              (status.permissions() & std::filesystem::perms::owner_write) == std::filesystem::perms::none;
-  const int rc =
-      reader ? sqlite3_open_v2(uri_of(source_, read_only_file).c_str(), &db_,
-                               SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
-             : sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const bool read_only_file =
+      ::access(source_.c_str(), W_OK) != 0 ||
+      (status.permissions() & std::filesystem::perms::owner_write) == std::filesystem::perms::none;
+  const int rc = reader ? sqlite3_open_v2(uri_of(source_, read_only_file).c_str(), &db_,
+                                          SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+                        : sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -249,7 +252,7 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
       check_version(version, source_);
       if (version < kSchemaVersion) {
         throw files::InputError(source_ + ": history schema " + std::to_string(version) +
-                         " is older than this allocgate's; `allocgate history add` upgrades it");
+                                " is older than this allocgate's; `allocgate history add` upgrades it");
       }
       return;
     }

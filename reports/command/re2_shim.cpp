@@ -12,20 +12,34 @@ namespace {
 // What RE2::error() would say, without its std::string.
 const char* error_text(RE2::ErrorCode code) {
   switch (code) {
-    case RE2::ErrorBadEscape: return "bad escape sequence";
-    case RE2::ErrorBadCharClass: return "bad character class";
-    case RE2::ErrorBadCharRange: return "bad character class range";
-    case RE2::ErrorMissingBracket: return "missing ]";
-    case RE2::ErrorMissingParen: return "missing ) or unexpected )";
-    case RE2::ErrorTrailingBackslash: return "trailing \\";
-    case RE2::ErrorRepeatArgument: return "repetition of nothing (*, + or ? with nothing before it)";
-    case RE2::ErrorRepeatSize: return "bad repetition count";
-    case RE2::ErrorRepeatOp: return "bad repetition operator";
-    case RE2::ErrorBadPerlOp: return "bad (? group";
-    case RE2::ErrorBadUTF8: return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture: return "bad named capture";
-    case RE2::ErrorPatternTooLarge: return "pattern too large";
-    default: return "not a regular expression";
+    case RE2::ErrorBadEscape:
+      return "bad escape sequence";
+    case RE2::ErrorBadCharClass:
+      return "bad character class";
+    case RE2::ErrorBadCharRange:
+      return "bad character class range";
+    case RE2::ErrorMissingBracket:
+      return "missing ]";
+    case RE2::ErrorMissingParen:
+      return "missing ) or unexpected )";
+    case RE2::ErrorTrailingBackslash:
+      return "trailing \\";
+    case RE2::ErrorRepeatArgument:
+      return "repetition of nothing (*, + or ? with nothing before it)";
+    case RE2::ErrorRepeatSize:
+      return "bad repetition count";
+    case RE2::ErrorRepeatOp:
+      return "bad repetition operator";
+    case RE2::ErrorBadPerlOp:
+      return "bad (? group";
+    case RE2::ErrorBadUTF8:
+      return "invalid UTF-8";
+    case RE2::ErrorBadNamedCapture:
+      return "bad named capture";
+    case RE2::ErrorPatternTooLarge:
+      return "pattern too large";
+    default:
+      return "not a regular expression";
   }
 }
 

@@ -7,10 +7,10 @@
 #include <ostream>
 
 #include "allocgate/measure.h"
-#include "json_keys.h"
 #include "context.h"
 #include "filter.h"
 #include "input_error.h"
+#include "json_keys.h"
 #include "registry/sha256.h"
 #include "registry/workload.h"
 #include "timing.h"
@@ -34,7 +34,8 @@ std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard&
   const auto total = static_cast<std::size_t>(cases.size());
   const auto count = static_cast<std::size_t>(shard.count);
   if (count > total) {
-    throw files::InputError("--shard " + shard.text() + ": more shards than the " + std::to_string(total) + " cases selected");
+    throw files::InputError("--shard " + shard.text() + ": more shards than the " + std::to_string(total) +
+                            " cases selected");
   }
   // Contiguous parts: joined in order, the shards are the unsharded run.
   const std::size_t begin = total * static_cast<std::size_t>(shard.index - 1) / count;
@@ -130,8 +131,8 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
   RunContext context = build_context();
   context.counted_runs = options.counted_runs;
   for (const Workload& w : all_workloads()) {
-    context.workloads.push_back(WorkloadInfo{std::string(w.name), std::string(w.summary),
-                                             std::string(w.reference().name), w.default_size});
+    context.workloads.push_back(
+        WorkloadInfo{std::string(w.name), std::string(w.summary), std::string(w.reference().name), w.default_size});
   }
   if (options.time) {
     context.machine = time_cases(cases, options, report.cases, [&](const std::string& name) { progress.step(name); });

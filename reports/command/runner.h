@@ -14,13 +14,13 @@
 namespace allocgate::reports {
 
 struct RunOptions {
-  std::string filter;           ///< RE2 regular expression searched in case names; empty: all
-  int repetitions = 3;          ///< timed repetitions per case (median, min, max)
-  double min_time = 0.1;        ///< seconds per repetition
-  int counted_runs = 5;         ///< operations counted after the warm-up
-  bool time = true;             ///< false: allocation figures and hashes only
-  bool sites = false;           ///< also capture each case's top allocation sites
-  Shard shard;                  ///< the whole run unless set
+  std::string filter;     ///< RE2 regular expression searched in case names; empty: all
+  int repetitions = 3;    ///< timed repetitions per case (median, min, max)
+  double min_time = 0.1;  ///< seconds per repetition
+  int counted_runs = 5;   ///< operations counted after the warm-up
+  bool time = true;       ///< false: allocation figures and hashes only
+  bool sites = false;     ///< also capture each case's top allocation sites
+  Shard shard;            ///< the whole run unless set
 };
 
 /// Runs the cases; progress goes to `progress` once the run has taken more

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <ostream>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
-#include <ostream>
 
 #include "escape.h"
 #include "format.h"
@@ -86,7 +86,8 @@ Cells cells_of(const CompareRow& r) {
     return c;
   }
   c.allocs = files::readable(r.base->allocs_per_op) + " -> " + files::readable(r.head->allocs_per_op);
-  if (r.allocs_changed()) c.allocs += " (" + files::signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
+  if (r.allocs_changed())
+    c.allocs += " (" + files::signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
   if (r.base->bytes_per_op && r.head->bytes_per_op) {
     c.bytes = files::signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
   }
@@ -94,7 +95,7 @@ Cells cells_of(const CompareRow& r) {
     c.time = files::ratio(*r.time_ratio);
     if (r.ratio_low) c.time += " [" + files::ratio(*r.ratio_low) + ", " + files::ratio(*r.ratio_high) + "]";
   }
-  c.note = r.allocs_changed() ? "allocations changed"
+  c.note = r.allocs_changed()  ? "allocations changed"
            : r.bytes_changed() ? "bytes changed"
            : r.time_changed()  ? (*r.time_ratio < 1 ? "faster" : "slower")
                                : "";
@@ -141,7 +142,8 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     if (changes.empty()) continue;
     out << "\n" << files::terminal_text(r.name) << ": allocs/op by site, head - base\n";
     for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
-      out << "  " << files::signed_readable(changes[i].second) << "  " << files::terminal_text(changes[i].first) << "\n";
+      out << "  " << files::signed_readable(changes[i].second) << "  " << files::terminal_text(changes[i].first)
+          << "\n";
     }
   }
 }

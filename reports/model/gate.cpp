@@ -15,15 +15,24 @@ namespace {
 
 const char* label(Status status) {
   switch (status) {
-    case Status::regression: return "REGRESSION";
-    case Status::varies: return "VARIES";
-    case Status::errored: return "ERROR";
-    case Status::unmeasured: return "unmeasured";
-    case Status::unbounded: return "no bound";
-    case Status::missing: return "no case";
-    case Status::skipped: return "skipped";
-    case Status::improved: return "improved";
-    case Status::ok: return "ok";
+    case Status::regression:
+      return "REGRESSION";
+    case Status::varies:
+      return "VARIES";
+    case Status::errored:
+      return "ERROR";
+    case Status::unmeasured:
+      return "unmeasured";
+    case Status::unbounded:
+      return "no bound";
+    case Status::missing:
+      return "no case";
+    case Status::skipped:
+      return "skipped";
+    case Status::improved:
+      return "improved";
+    case Status::ok:
+      return "ok";
   }
   return "";
 }
@@ -34,7 +43,8 @@ constexpr const char* kVariesCause =
 
 // "varies: 1-2 allocs/op between repetitions".
 std::string varies(const CaseResult& c) {
-  return "varies: " + files::exact(*c.allocs_per_op_min) + "-" + files::exact(c.allocs_per_op) + " allocs/op between repetitions";
+  return "varies: " + files::exact(*c.allocs_per_op_min) + "-" + files::exact(c.allocs_per_op) +
+         " allocs/op between repetitions";
 }
 
 GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
@@ -63,15 +73,16 @@ GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
     }
     if (*measured.bytes_per_op > *bound.bytes_per_op + bound.bytes_tolerance) {
       row.status = Status::regression;
-      row.detail = "bytes/op " + files::exact(*measured.bytes_per_op) + " > bound " + files::exact(*bound.bytes_per_op) + " (" +
+      row.detail = "bytes/op " + files::exact(*measured.bytes_per_op) + " > bound " +
+                   files::exact(*bound.bytes_per_op) + " (" +
                    files::signed_exact(*measured.bytes_per_op - *bound.bytes_per_op) + ")";
       return row;
     }
   }
   if (measured.allocs_per_op < bound.allocs_per_op) {
     row.status = Status::improved;
-    row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " < bound " + files::exact(bound.allocs_per_op) + " (" +
-                 files::signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
+    row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " < bound " + files::exact(bound.allocs_per_op) +
+                 " (" + files::signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
   }
   return row;
 }
@@ -89,10 +100,12 @@ RowCells cells_of(const GateRow& row) {
   if (row.bound) c.bound = files::readable(row.bound->allocs_per_op);
   if (row.measured) {
     c.measured = files::readable(row.measured->allocs_per_op);
-    if (row.measured->allocs_per_op_min) c.measured = files::readable(*row.measured->allocs_per_op_min) + "-" + c.measured;
+    if (row.measured->allocs_per_op_min)
+      c.measured = files::readable(*row.measured->allocs_per_op_min) + "-" + c.measured;
     c.bytes = cell(row.measured->bytes_per_op);
   }
-  if (row.bound && row.measured) c.delta = files::signed_readable(row.measured->allocs_per_op - row.bound->allocs_per_op);
+  if (row.bound && row.measured)
+    c.delta = files::signed_readable(row.measured->allocs_per_op - row.bound->allocs_per_op);
   return c;
 }
 
@@ -115,9 +128,9 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
   if (section == bounds.toolchains.end()) {
     std::string known;
     for (const auto& [key, cases] : bounds.toolchains) known += (known.empty() ? "" : ", ") + key;
-    throw files::InputError(bounds_source + " has no bounds for toolchain " + toolchain + " (it has: " +
-                     (known.empty() ? "none" : known) + "); record them with: allocgate diff --update --bounds " +
-                     bounds_source + " REPORT");
+    throw files::InputError(bounds_source + " has no bounds for toolchain " + toolchain +
+                            " (it has: " + (known.empty() ? "none" : known) +
+                            "); record them with: allocgate diff --update --bounds " + bounds_source + " REPORT");
   }
   const bounds::ToolchainBounds& bounded = section->second;
   GateResult result;
@@ -141,7 +154,8 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
   auto bound = bounded.begin();
   for (auto entry = named.begin(); entry != named.end();) {
     while (bound != bounded.end() && bound->first < entry->name) {
-      result.rows.push_back({bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
+      result.rows.push_back(
+          {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
       ++bound;
     }
     const bool has_bound = bound != bounded.end() && bound->first == entry->name;
@@ -160,13 +174,15 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
       } else {
         CaseResult& c = report.cases[entry->index];
         std::string name = c.name;
-        result.rows.push_back({std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"});
+        result.rows.push_back(
+            {std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"});
       }
     }
     if (has_bound) ++bound;
   }
   for (; bound != bounded.end(); ++bound) {
-    result.rows.push_back({bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
+    result.rows.push_back(
+        {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
   }
 
   // Sorted by status, names in order within each, then moved once: rows are
@@ -196,9 +212,8 @@ void print_summary(std::ostream& out, const GateResult& r, const std::string& to
   out << r.count(Status::regression) << " regression(s), ";
   if (r.count(Status::varies) > 0) out << r.count(Status::varies) << " varying, ";
   if (r.count(Status::errored) > 0) out << r.count(Status::errored) << " errored, ";
-  out << r.count(Status::improved) << " improved, "
-      << r.count(Status::ok) << " ok; " << r.count(Status::unbounded) << " case(s) without a bound, "
-      << r.count(Status::missing) << " bound(s) without a case";
+  out << r.count(Status::improved) << " improved, " << r.count(Status::ok) << " ok; " << r.count(Status::unbounded)
+      << " case(s) without a bound, " << r.count(Status::missing) << " bound(s) without a case";
   if (r.count(Status::unmeasured) > 0) out << ", " << r.count(Status::unmeasured) << " unmeasured";
   if (r.count(Status::skipped) > 0) out << ", " << r.count(Status::skipped) << " skipped";
   out << " [" << toolchain_shown << "]\n";
@@ -246,7 +261,8 @@ TextTable bounds_table(const GateResult& result, bool markdown) {
 void print_text(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
-    out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail) << "\n";
+    out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail)
+        << "\n";
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
       out << "    " << files::terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
@@ -287,8 +303,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
         << (row.status == Status::errored  ? "benchmark error"
             : row.status == Status::varies ? "allocation count varies"
                                            : "allocation regression")
-        << "::"
-        << files::workflow_data(message) << "\n";
+        << "::" << files::workflow_data(message) << "\n";
   }
 }
 
@@ -303,7 +318,8 @@ std::string flaky_figures(const CaseResult& c) {
   }
   const bool allocs_whole = whole(c.allocs_per_op);
   if (allocs_whole && (!c.bytes_per_op || whole(*c.bytes_per_op))) return {};
-  const std::string figure = allocs_whole ? "bytes/op " + files::exact(*c.bytes_per_op) : "allocs/op " + files::exact(c.allocs_per_op);
+  const std::string figure =
+      allocs_whole ? "bytes/op " + files::exact(*c.bytes_per_op) : "allocs/op " + files::exact(c.allocs_per_op);
   return figure + (c.iterations ? " over " + std::to_string(*c.iterations) + " iterations" : std::string()) +
          " is not a whole number, so it changes with the iteration count: something allocates once per run, "
          "not once per iteration (a first-iteration cache, a static built on first use, a counter or label set "
@@ -313,7 +329,8 @@ std::string flaky_figures(const CaseResult& c) {
 }  // namespace
 
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
-                         bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused) {
+                                 bool allow_loosen, std::vector<std::string>& changes,
+                                 std::vector<std::string>& refused) {
   bounds::ToolchainBounds& section = bounds.toolchains[toolchain];
   for (const CaseResult& c : report.cases) {
     const auto it = section.find(c.name);

@@ -32,7 +32,7 @@ enum class Status {
 struct GateRow {
   std::string name;
   Status status = Status::ok;
-  std::optional<bounds::Bound> bound;          // absent when unbounded
+  std::optional<bounds::Bound> bound;  // absent when unbounded
   std::optional<CaseResult> measured;  // absent when missing
   std::string detail;                  // "allocs/op 1000 > bound 0 (+1000)"
 };
@@ -68,6 +68,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result);
 /// has a tolerance. `refused` receives one line per such case, naming it and
 /// the likely cause; the caller writes nothing when it is not empty.
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
-                         bool allow_loosen, std::vector<std::string>& changes, std::vector<std::string>& refused);
+                                 bool allow_loosen, std::vector<std::string>& changes,
+                                 std::vector<std::string>& refused);
 
 }  // namespace allocgate::reports

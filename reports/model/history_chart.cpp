@@ -66,7 +66,8 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
   out << "<text class=\"panel\" x=\"" << kLeft << "\" y=\"" << top - 8 << "\">" << panel.label << "</text>";
   for (const double tick : flat ? std::vector<double>{lo} : std::vector<double>{lo, hi}) {
     // Short enough for the margin: an axis says the scale; the points' titles are exact.
-    const std::string label = panel.css == std::string_view("time") ? files::compact_nanoseconds(tick) : files::compact(tick);
+    const std::string label =
+        panel.css == std::string_view("time") ? files::compact_nanoseconds(tick) : files::compact(tick);
     out << "<text class=\"tick\" x=\"" << kLeft - 6 << "\" y=\"" << Coordinate{y_of(tick) + 4} << "\">"
         << files::html_text(label) << "</text>";
   }
@@ -90,8 +91,9 @@ void draw_panel(std::ostream& out, const Panel& panel, double top, std::size_t r
   constexpr std::size_t kMostPoints = 400;
   for (std::size_t i = 0; i < runs && runs <= kMostPoints; ++i) {
     if (panel.values[i]) {
-      out << "<circle class=\"point\" cx=\"" << Coordinate{x_of(i, runs)} << "\" cy=\"" << Coordinate{y_of(*panel.values[i])}
-          << "\" r=\"2\"><title>" << files::exact(*panel.values[i]) << "</title></circle>";
+      out << "<circle class=\"point\" cx=\"" << Coordinate{x_of(i, runs)} << "\" cy=\""
+          << Coordinate{y_of(*panel.values[i])} << "\" r=\"2\"><title>" << files::exact(*panel.values[i])
+          << "</title></circle>";
     }
   }
 }
@@ -125,8 +127,8 @@ void chart(std::ostream& out, const HistoryTable& table, std::size_t c) {
     if (previous && (allocs.values[i] != allocs.values[*previous] || bytes.values[i] != bytes.values[*previous])) {
       const double x = x_of(i, runs);
       out << "<line class=\"change\" x1=\"" << x << "\" x2=\"" << x << "\" y1=\"" << kTop - 8 << "\" y2=\""
-          << height - kGap + 8 << "\"/><text class=\"change-label\" x=\"" << x + 3 << "\" y=\"" << kTop - 10
-          << "\">" << files::html_text(commit_label(table.runs[i].commit)) << "</text>";
+          << height - kGap + 8 << "\"/><text class=\"change-label\" x=\"" << x + 3 << "\" y=\"" << kTop - 10 << "\">"
+          << files::html_text(commit_label(table.runs[i].commit)) << "</text>";
     }
     previous = i;
   }
@@ -151,8 +153,9 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
       << table.runs.size() << " runs, oldest first";
   if (!table.runs.empty()) {
     out << ", from " << files::html_text(commit_label(table.runs.front().commit)) << " ("
-        << files::html_text(table.runs.front().date) << ") to " << files::html_text(commit_label(table.runs.back().commit)) << " ("
-        << files::html_text(table.runs.back().date) << ")";
+        << files::html_text(table.runs.front().date) << ") to "
+        << files::html_text(commit_label(table.runs.back().commit)) << " (" << files::html_text(table.runs.back().date)
+        << ")";
   }
   out << ". A dashed rule marks a run where allocs/op or bytes/op changed; the grey band is the time's "
          "min to max.</p>\n";

@@ -22,7 +22,8 @@ RunKey run_key(const Report& report, const RunKeyOverrides& overrides, const std
   if (key.commit.empty()) throw files::InputError(source + ": no git_commit in its context; pass --commit");
   if (key.date.empty()) throw files::InputError(source + ": no date in its context; pass --date");
   for (const std::string* text : {&key.commit, &key.date, &key.branch, &key.toolchain, &key.host}) {
-    if (!files::valid_utf8(*text)) throw files::InputError(source + ": the run's commit, date, branch, toolchain or host is not UTF-8");
+    if (!files::valid_utf8(*text))
+      throw files::InputError(source + ": the run's commit, date, branch, toolchain or host is not UTF-8");
   }
   return key;
 }
@@ -74,10 +75,12 @@ void print_history(std::ostream& out, const HistoryTable& table, bool markdown) 
       if (std::none_of(values.begin(), values.end(), [](const auto& v) { return v.has_value(); })) continue;
       // Times vary from run to run: only the exact figures mark a change.
       const auto changed = figure.exact ? last_change(values) : std::nullopt;
-      std::vector<std::string> row{markdown ? files::markdown_code(table.cases[c]) : files::terminal_text(table.cases[c]),
-                                   figure.label};
+      std::vector<std::string> row{
+          markdown ? files::markdown_code(table.cases[c]) : files::terminal_text(table.cases[c]), figure.label};
       for (std::size_t i = 0; i < values.size(); ++i) {
-        std::string cell = !values[i] ? "-" : figure.exact ? files::readable(*values[i]) : files::nanoseconds(*values[i]);
+        std::string cell = !values[i]     ? "-"
+                           : figure.exact ? files::readable(*values[i])
+                                          : files::nanoseconds(*values[i]);
         if (changed == i) cell += " *";
         row.push_back(cell);
       }

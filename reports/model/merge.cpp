@@ -5,8 +5,8 @@
 #include <optional>
 #include <unordered_map>
 
-#include "json_keys.h"
 #include "input_error.h"
+#include "json_keys.h"
 #include "shard.h"
 
 namespace allocgate::reports {
@@ -31,7 +31,8 @@ bool order_shards(std::vector<NamedReport>& reports) {
   const auto sharded = std::count_if(shards.begin(), shards.end(), [](const auto& s) { return s.has_value(); });
   if (sharded == 0) return false;
   for (std::size_t i = 0; i < reports.size(); ++i) {
-    if (!shards[i]) throw files::InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
+    if (!shards[i])
+      throw files::InputError(reports[i].source + " is not a shard, but " + reports[0].source + " is one");
   }
   const int count = shards[0]->count;
   // By index, as given: nothing the size of N is made, and N, read from a
@@ -40,10 +41,11 @@ bool order_shards(std::vector<NamedReport>& reports) {
   for (std::size_t i = 0; i < reports.size(); ++i) {
     if (shards[i]->count != count) {
       throw files::InputError(reports[i].source + " is shard " + shards[i]->text() + ", but " + reports[0].source +
-                       " is one of " + std::to_string(count));
+                              " is one of " + std::to_string(count));
     }
     const auto [it, added] = seen.try_emplace(shards[i]->index, &reports[i].source);
-    if (!added) throw files::InputError(reports[i].source + " and " + *it->second + " are both shard " + shards[i]->text());
+    if (!added)
+      throw files::InputError(reports[i].source + " and " + *it->second + " are both shard " + shards[i]->text());
   }
   // Each index once, all at most N: whole exactly when they are 1..M with M = N.
   int expected = 1;
@@ -52,7 +54,8 @@ bool order_shards(std::vector<NamedReport>& reports) {
     ++expected;
   }
   if (expected <= count) {
-    throw files::InputError("shard " + Shard{expected, count}.text() + " is missing: the merged report would not be whole");
+    throw files::InputError("shard " + Shard{expected, count}.text() +
+                            " is missing: the merged report would not be whole");
   }
   std::vector<NamedReport> ordered(reports.size());
   for (std::size_t i = 0; i < reports.size(); ++i) {
@@ -76,7 +79,7 @@ Report merge_reports(std::vector<NamedReport> reports) {
   for (const NamedReport& r : reports) {
     if (r.report.toolchain() != toolchain) {
       throw files::InputError(r.source + " was run with toolchain " + r.report.toolchain() + ", " + reports[0].source +
-                       " with " + toolchain + ": their counts cannot be gated together");
+                              " with " + toolchain + ": their counts cannot be gated together");
     }
   }
   // The shards of one run come from one build of one commit.
@@ -85,8 +88,9 @@ Report merge_reports(std::vector<NamedReport> reports) {
     for (const NamedReport& r : reports) {
       if (!shards || r.report.context_text(key) == first) continue;
       const auto shown = [](const std::string& text) { return text.empty() ? std::string("(none)") : text; };
-      throw files::InputError(r.source + " has " + key + " " + shown(r.report.context_text(key)) + ", " + reports[0].source +
-                       " " + shown(first) + ": shards of one run share their commit and executable");
+      throw files::InputError(r.source + " has " + key + " " + shown(r.report.context_text(key)) + ", " +
+                              reports[0].source + " " + shown(first) +
+                              ": shards of one run share their commit and executable");
     }
   }
 

@@ -10,10 +10,10 @@
 
 #include <simdjson.h>
 
-#include "json_keys.h"
 #include "format.h"
 #include "input_error.h"
 #include "json_file.h"
+#include "json_keys.h"
 
 namespace allocgate::reports {
 
@@ -152,7 +152,8 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
     if (!value) return 0.0;
     double v = 0;
     if (!value->is_number() || value->get(v) != simdjson::SUCCESS || !std::isfinite(v) || v < 0 || v > max) {
-      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + files::exact(max) + " (" + files::json_text(*value) + ")");
+      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + files::exact(max) + " (" +
+             files::json_text(*value) + ")");
     }
     return v;
   };
@@ -167,7 +168,8 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
     array sites;
     if (it->get(sites) != simdjson::SUCCESS) r.fail(c.name + ": sites is not an array");
     if (sites.size() > kMaxSitesPerCase) {
-      r.fail(c.name + ": " + std::to_string(sites.size()) + " sites (at most " + std::to_string(kMaxSitesPerCase) + ")");
+      r.fail(c.name + ": " + std::to_string(sites.size()) + " sites (at most " + std::to_string(kMaxSitesPerCase) +
+             ")");
     }
     for (const element value : sites) {
       object site;
@@ -377,7 +379,8 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
   if (from_means > 0) {
     report.source_summary += ", " + std::to_string(from_means) + " from their mean aggregate (aggregates only)";
   }
-  const auto errored = std::count_if(report.not_run.begin(), report.not_run.end(), [](const NotRun& n) { return n.errored; });
+  const auto errored =
+      std::count_if(report.not_run.begin(), report.not_run.end(), [](const NotRun& n) { return n.errored; });
   if (errored > 0) report.source_summary += "; " + std::to_string(errored) + " errored";
   if (report.not_run.size() > static_cast<std::size_t>(errored)) {
     report.source_summary += "; " + std::to_string(report.not_run.size() - errored) + " skipped";
@@ -399,7 +402,8 @@ void check_context(const nlohmann::json& context, const std::string& source) {
     const std::string where = std::string(k::kWorkloads) + "." + name;
     if (!info.is_object()) fail(where + " is not an object");
     for (const char* key : {k::kWorkloadSummary, k::kReferenceVariant}) {
-      if (const auto it = info.find(key); it != info.end() && !it->is_string()) fail(where + "." + key + " is not a string");
+      if (const auto it = info.find(key); it != info.end() && !it->is_string())
+        fail(where + "." + key + " is not a string");
     }
     if (const auto it = info.find(k::kCaseStudySize); it != info.end() && !it->is_number_unsigned()) {
       fail(where + "." + k::kCaseStudySize + " is not a whole number >= 0");
@@ -431,8 +435,8 @@ Report read_report_document(element root, const std::string& source) {
     const auto& version = context.at(k::kSchemaVersion);
     // Compared as JSON numbers: get<int>() would read 4294967297 as 1.
     if (!version.is_number_integer() || version != kReportSchemaVersion) {
-      throw files::InputError(source + ": report schema version " + version.dump() + " is not supported (this allocgate reads " +
-                       std::to_string(kReportSchemaVersion) + ")");
+      throw files::InputError(source + ": report schema version " + version.dump() +
+                              " is not supported (this allocgate reads " + std::to_string(kReportSchemaVersion) + ")");
     }
     check_context(context, source);
     report.context = std::move(context);
@@ -446,7 +450,8 @@ Report read_report_document(element root, const std::string& source) {
         throw files::InputError(source + ": benchmarks[" + std::to_string(index) + "] is not an object");
       }
       const Reader r(source, entry, index++);
-      if (!names.insert(r.name()).second) throw files::InputError(source + ": case " + std::string(r.name()) + " appears twice");
+      if (!names.insert(r.name()).second)
+        throw files::InputError(source + ": case " + std::string(r.name()) + " appears twice");
       report.cases.push_back(read_case(r, entry, frames));
     }
   } else {
@@ -454,8 +459,8 @@ Report read_report_document(element root, const std::string& source) {
   }
   if (report.cases.empty() && report.not_run.empty()) {
     throw files::InputError(source + (ours ? ": the report has no cases"
-                                    : ": no benchmark reports allocs/op: the program that wrote it was not "
-                                      "linked with allocgate::benchmark or allocgate::benchmark_main"));
+                                           : ": no benchmark reports allocs/op: the program that wrote it was not "
+                                             "linked with allocgate::benchmark or allocgate::benchmark_main"));
   }
   return report;
 }

@@ -14,8 +14,7 @@ Shard parse_shard(std::string_view text, const std::string& what) {
     return error == std::errc() && end == digits.data() + digits.size() && !digits.empty();
   };
   if (slash == std::string_view::npos || !number(text.substr(0, slash), shard.index) ||
-      !number(text.substr(slash + 1), shard.count) || shard.count < 1 || shard.index < 1 ||
-      shard.index > shard.count) {
+      !number(text.substr(slash + 1), shard.count) || shard.count < 1 || shard.index < 1 || shard.index > shard.count) {
     throw files::InputError(what + " '" + std::string(text) + "' is not I/N with 1 <= I <= N");
   }
   return shard;

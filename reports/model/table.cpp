@@ -1,18 +1,18 @@
 #include "table.h"
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <iomanip>
 #include <map>
 #include <ostream>
 #include <set>
 #include <sstream>
 
-#include "json_keys.h"
-#include "text_table.h"
 #include "escape.h"
 #include "format.h"
+#include "json_keys.h"
+#include "text_table.h"
 
 namespace allocgate::reports {
 namespace {
@@ -146,8 +146,8 @@ void svg_bars(std::ostream& out, const std::string& kind, const std::string& tit
   const int row = 26, label_width = 130, bar_width = 300, height = 30 + row * static_cast<int>(bars.size());
   double max = 0;
   for (const auto& [label, value] : bars) max = std::max(max, value);
-  out << "<svg class=\"chart " << kind << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\""
-      << height << "\" role=\"img\" aria-label=\"" << files::html_text(title) << "\">\n"
+  out << "<svg class=\"chart " << kind << "\" xmlns=\"http://www.w3.org/2000/svg\" width=\"560\" height=\"" << height
+      << "\" role=\"img\" aria-label=\"" << files::html_text(title) << "\">\n"
       << "<text x=\"0\" y=\"16\" class=\"title\">" << files::html_text(title) << "</text>\n";
   for (std::size_t i = 0; i < bars.size(); ++i) {
     const auto& [label, value] = bars[i];
@@ -156,8 +156,8 @@ void svg_bars(std::ostream& out, const std::string& kind, const std::string& tit
     out << "<text x=\"0\" y=\"" << y + 15 << "\">" << files::html_text(label) << "</text>"
         << "<rect class=\"bar\" x=\"" << label_width << "\" y=\"" << y << "\" width=\"" << std::fixed
         << std::setprecision(1) << w << "\" height=\"20\" fill=\"" << kPalette[i % std::size(kPalette)] << "\"/>"
-        << "<text x=\"" << label_width + w + 6 << "\" y=\"" << y + 15 << "\">" << files::html_text(files::exact(value) + unit)
-        << "</text>\n";
+        << "<text x=\"" << label_width + w + 6 << "\" y=\"" << y + 15 << "\">"
+        << files::html_text(files::exact(value) + unit) << "</text>\n";
   }
   out << "</svg>\n";
 }
@@ -178,9 +178,9 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
   out << "<svg class=\"chart scaling\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
       << height << "\" role=\"img\" aria-label=\"allocs/op by input size\">\n"
       << "<text x=\"0\" y=\"16\" class=\"title\">allocs/op by input size (log scale)</text>\n"
-      << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top + plot_h << "\" x2=\"" << left + plot_w
-      << "\" y2=\"" << top + plot_h << "\"/>\n<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\""
-      << left << "\" y2=\"" << top + plot_h << "\"/>\n";
+      << "<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top + plot_h << "\" x2=\"" << left + plot_w << "\" y2=\""
+      << top + plot_h << "\"/>\n<line class=\"axis\" x1=\"" << left << "\" y1=\"" << top << "\" x2=\"" << left
+      << "\" y2=\"" << top + plot_h << "\"/>\n";
   for (int decade = 0; decade <= static_cast<int>(max_log); ++decade) {
     const double value = decade == 0 ? 0 : std::pow(10.0, decade - 1);  // 0, 1, 10, 100, ...
     if (std::log10(1 + value) > max_log) break;
@@ -202,8 +202,8 @@ void svg_scaling(std::ostream& out, const WorkloadView& v) {
       }
     }
     out << "<polyline class=\"series\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
-        << points.str() << "\"/>\n<text x=\"" << left + plot_w + 12 << "\" y=\"" << top + 14 + 18 * s
-        << "\" fill=\"" << color << "\">" << files::html_text(v.variants[s]) << "</text>\n";
+        << points.str() << "\"/>\n<text x=\"" << left + plot_w + 12 << "\" y=\"" << top + 14 + 18 * s << "\" fill=\""
+        << color << "\">" << files::html_text(v.variants[s]) << "</text>\n";
   }
   out << "</svg>\n";
 }
@@ -239,14 +239,15 @@ void flame_boxes(std::ostream& out, const FlameNode& node, double x, int level, 
   const int red = 200 + static_cast<int>(hash % 55), green = 80 + static_cast<int>((hash >> 8) % 120);
   const int y = bottom - (level + 1) * kRow;
   out << "<g class=\"frame\"><title>" << files::html_text(node.name) << ": " << files::exact(node.count)
-      << " allocs/op</title><rect x=\"" << std::fixed << std::setprecision(1) << x << "\" y=\"" << y
-      << "\" width=\"" << width << "\" height=\"" << kRow - 1 << "\" fill=\"rgb(" << red << "," << green
-      << ",60)\"/>";
+      << " allocs/op</title><rect x=\"" << std::fixed << std::setprecision(1) << x << "\" y=\"" << y << "\" width=\""
+      << width << "\" height=\"" << kRow - 1 << "\" fill=\"rgb(" << red << "," << green << ",60)\"/>";
   if (width > 40) {
     const std::size_t fits = static_cast<std::size_t>(width / 7);
-    std::string label = node.name.size() > fits ? std::string(files::utf8_prefix(node.name, fits > 2 ? fits - 2 : 0)) + ".."
-                                                : node.name;
-    out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << files::html_text(label) << "</text>";
+    std::string label = node.name.size() > fits
+                            ? std::string(files::utf8_prefix(node.name, fits > 2 ? fits - 2 : 0)) + ".."
+                            : node.name;
+    out << "<text x=\"" << x + 3 << "\" y=\"" << y + 12 << "\" font-size=\"11\">" << files::html_text(label)
+        << "</text>";
   }
   out << "</g>\n";
   double child_x = x;
@@ -268,9 +269,10 @@ void svg_flame(std::ostream& out, const std::string& case_name, const std::vecto
   }
   if (root.count <= 0) return;
   const int width = 1100, height = 24 + 17 * root.depth();
-  out << "<svg class=\"chart flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\""
-      << height << "\" role=\"img\" aria-label=\"allocation flame graph\">\n<text x=\"0\" y=\"14\" class=\"title\">"
-      << files::html_text(case_name) << ": allocation stacks of one operation, width by allocs/op (hover for names)</text>\n";
+  out << "<svg class=\"chart flame\" xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" role=\"img\" aria-label=\"allocation flame graph\">\n<text x=\"0\" y=\"14\" class=\"title\">"
+      << files::html_text(case_name)
+      << ": allocation stacks of one operation, width by allocs/op (hover for names)</text>\n";
   flame_boxes(out, root, 0, 0, width / root.count, height);
   out << "</svg>\n";
 }
@@ -285,25 +287,28 @@ void print_html(std::ostream& out, const Report& report) {
          "td.n{text-align:right;font-variant-numeric:tabular-nums}svg{margin:.5em 1em .5em 0;vertical-align:top}"
          "svg text{font:12px sans-serif}svg .title{font-weight:bold}.axis{stroke:#555}"
          ".differs{color:#c0392b;font-weight:bold}</style></head><body>\n<h1>allocgate report</h1>\n<p>";
-  for (const char* key : {keys::kDate, keys::kToolchain, keys::kCompiler, keys::kBuildType, keys::kCpu, keys::kGitCommit}) {
+  for (const char* key :
+       {keys::kDate, keys::kToolchain, keys::kCompiler, keys::kBuildType, keys::kCpu, keys::kGitCommit}) {
     if (const auto it = report.context.find(key); it != report.context.end() && it->is_string()) {
       out << files::html_text(key) << ": <b>" << files::html_text(it->get<std::string>()) << "</b> &nbsp; ";
     }
   }
   out << "</p>\n";
   for (const WorkloadView& v : views) {
-    out << "<section class=\"workload\" id=\"" << files::html_text(v.name) << "\"><h2>" << files::html_text(v.name) << "</h2>\n";
+    out << "<section class=\"workload\" id=\"" << files::html_text(v.name) << "\"><h2>" << files::html_text(v.name)
+        << "</h2>\n";
     if (!v.summary.empty()) out << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
-    out << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th></tr>\n";
+    out << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th></"
+           "tr>\n";
     const CaseResult* reference = v.at(v.variants.front(), v.table_size);
     std::vector<std::pair<std::string, double>> allocs, times;
     for (const std::string& variant : v.variants) {
       const CaseResult* c = v.at(variant, v.table_size);
       if (!c) continue;
       const std::string eq = equality(*c, c == reference);
-      out << "<tr><td>" << files::html_text(variant) << "</td><td class=\"n\">" << time_cell(*c) << "</td><td class=\"n\">"
-          << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">" << files::readable(c->allocs_per_op)
-          << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
+      out << "<tr><td>" << files::html_text(variant) << "</td><td class=\"n\">" << time_cell(*c)
+          << "</td><td class=\"n\">" << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">"
+          << files::readable(c->allocs_per_op) << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
           << (eq == "DIFFERS" ? " class=\"differs\"" : "") << ">" << eq << "</td></tr>\n";
       allocs.emplace_back(variant, c->allocs_per_op);
       if (c->ns_median) times.emplace_back(variant, std::round(*c->ns_median * 10) / 10);

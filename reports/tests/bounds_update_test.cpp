@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -40,8 +40,8 @@ std::string slurp(const fs::path& file) {
 std::string report(int cases, int allocs) {
   std::string entries;
   for (int i = 0; i < cases; ++i) {
-    entries += std::string(i ? "," : "") + R"({"name": "w/v/)" + std::to_string(i) +
-               R"(", "allocs_per_op": )" + std::to_string(allocs) + "}";
+    entries += std::string(i ? "," : "") + R"({"name": "w/v/)" + std::to_string(i) + R"(", "allocs_per_op": )" +
+               std::to_string(allocs) + "}";
   }
   return R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"}, "benchmarks": [)" + entries +
          "]}";
@@ -113,7 +113,8 @@ TEST_F(BoundsUpdate, AnUpdaterKilledAnywhereLeavesTheOldFileOrTheNew) {
   // Kill times spread over one update's whole run, from exec to exit.
   const auto start = std::chrono::steady_clock::now();
   wait_for(spawn({"diff", "--update", "--allow-loosen", "--bounds", bounds, low}));
-  const auto one_update = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  const auto one_update =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
   std::mt19937 random(20261130);
   std::uniform_int_distribution<long> delay(0, one_update.count() * 3 / 2);
   int killed = 0, finished = 0;

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 const std::string kAllocgate = ALLOCGATE_BIN;
 const std::string kWithCanary = ALLOCGATE_WITH_CANARY_BIN;  // the workloads plus canary
-const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;      // ... with canary/optimized regressed
+const std::string kRegressed = ALLOCGATE_REGRESSED_BIN;     // ... with canary/optimized regressed
 const std::string kFixtures = ALLOCGATE_FIXTURES;
 const std::string kBounds = ALLOCGATE_BOUNDS;
 
@@ -108,11 +108,13 @@ TEST_F(Cli, HistoryRecordsEachRunOnceShowsItAndRefusesAForeignFile) {
   std::ofstream(path("notes.db")) << "not a database\n";
   const Result foreign = run(kAllocgate + " history --db " + path("notes.db") + " show");
   EXPECT_EQ(foreign.code, 2);
-  EXPECT_EQ(foreign.output, "allocgate: " + path("notes.db") + ": not a usable history database (file is not a database)\n");
+  EXPECT_EQ(foreign.output,
+            "allocgate: " + path("notes.db") + ": not a usable history database (file is not a database)\n");
   // A Google Benchmark JSON has no commit of its own: the flag gives it.
   const Result anonymous = run(kAllocgate + " history --db " + db + " add " + kFixtures + "/google-benchmark.json");
   EXPECT_EQ(anonymous.code, 2);
-  EXPECT_NE(anonymous.output.find("no git_commit in its context; pass --commit"), std::string::npos) << anonymous.output;
+  EXPECT_NE(anonymous.output.find("no git_commit in its context; pass --commit"), std::string::npos)
+      << anonymous.output;
 }
 
 TEST_F(Cli, ReadsAGoogleBenchmarkBinarysJson) {
@@ -187,9 +189,9 @@ TEST_F(Cli, TheGateCatchesAnInjectedRegression) {
   EXPECT_EQ(gate.code, 1) << gate.output;
   EXPECT_EQ(gate.output.rfind("REGRESSION canary/optimized/10", 0), 0u) << gate.output;
   EXPECT_NE(gate.output.find("REGRESSION canary/optimized/10: allocs/op 10 > bound 0 (+10)"), std::string::npos);
-  EXPECT_NE(gate.output.find("REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)"),
-            std::string::npos);
-  const Result annotated = run("GITHUB_ACTIONS=true " + kAllocgate + " diff --markdown --bounds " + bounds + " " + report);
+  EXPECT_NE(gate.output.find("REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)"), std::string::npos);
+  const Result annotated =
+      run("GITHUB_ACTIONS=true " + kAllocgate + " diff --markdown --bounds " + bounds + " " + report);
   EXPECT_EQ(annotated.code, 1);
   EXPECT_EQ(annotated.output.rfind("::error title=allocation regression::canary/optimized/10", 0), 0u)
       << annotated.output;
@@ -214,8 +216,8 @@ TEST_F(Cli, TheGatePointsAtTheLineThatAllocates) {
   ASSERT_EQ(run(kRegressed + " run --no-timing --sites --filter 'canary/optimized/1000$' --out " + report).code, 0);
   const Result gate = run(kAllocgate + " diff --bounds " + bounds + " " + report);
   EXPECT_EQ(gate.code, 1);
-  const std::string site = "allocgate::canary::render_regressed (reports/tests/canary/canary.cpp:" +
-                           std::to_string(regression_line()) + ")";
+  const std::string site =
+      "allocgate::canary::render_regressed (reports/tests/canary/canary.cpp:" + std::to_string(regression_line()) + ")";
   const std::string expected =
       "REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n    1000 allocs/op from " + site + "\n";
   EXPECT_EQ(gate.output.rfind(expected, 0), 0u) << gate.output;
@@ -309,8 +311,8 @@ TEST_F(Cli, HeaptracksCountAgreesWithAllocgates) {
   const long none = heaptrack_calls(0);
   const long some = heaptrack_calls(kRuns);
   ASSERT_GT(none, 0);
-  EXPECT_EQ(some - none, allocs_per_op * kRuns) << "heaptrack: " << none << " calls for 0 runs, " << some << " for "
-                                                << kRuns;
+  EXPECT_EQ(some - none, allocs_per_op * kRuns)
+      << "heaptrack: " << none << " calls for 0 runs, " << some << " for " << kRuns;
   EXPECT_TRUE(fs::exists(path("heaptrack.40.zst")));  // kept for heaptrack_gui
 }
 
@@ -346,7 +348,7 @@ TEST_F(Cli, UpdateRewritesTheBoundsAtomicallyAndOnlyTightens) {
   std::ifstream in(bounds);
   std::stringstream text;
   text << in.rdbuf();
-  EXPECT_NE(text.str().find("one pass into a reused buffer"), std::string::npos);  // notes survive
+  EXPECT_NE(text.str().find("one pass into a reused buffer"), std::string::npos);                 // notes survive
   EXPECT_EQ(run(kAllocgate + " diff --allow-loosen --bounds " + bounds + " " + report).code, 2);  // needs --update
 }
 
@@ -354,7 +356,8 @@ TEST_F(Cli, OutputTableAndCompare) {
   const Result out = run(kAllocgate + " output timestamp/optimized/1");
   EXPECT_EQ(out.code, 0);
   EXPECT_EQ(out.output, "2026-11-30T09:51:58Z 2026-11-30T09:51:58.123Z\n");
-  EXPECT_EQ(run(kAllocgate + " output xml_listing/naive/10").output, run(kAllocgate + " output xml_listing/optimized/10").output);
+  EXPECT_EQ(run(kAllocgate + " output xml_listing/naive/10").output,
+            run(kAllocgate + " output xml_listing/optimized/10").output);
   const Result table = run(kAllocgate + " table " + kFixtures + "/report.json");
   EXPECT_EQ(table.code, 0);
   EXPECT_NE(table.output.find("### log_report"), std::string::npos);

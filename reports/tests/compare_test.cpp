@@ -10,8 +10,8 @@ using namespace allocgate::reports;
 using nlohmann::json;
 
 json entry(const std::string& name, double allocs, double bytes, double median, double lo, double hi) {
-  return {{"name", name},           {"allocs_per_op", allocs}, {"bytes_per_op", bytes}, {"real_time", median},
-          {"ns_per_op_min", lo},     {"ns_per_op_max", hi}};
+  return {{"name", name},        {"allocs_per_op", allocs}, {"bytes_per_op", bytes},
+          {"real_time", median}, {"ns_per_op_min", lo},     {"ns_per_op_max", hi}};
 }
 
 Report report_of(const json& benchmarks) {
@@ -19,20 +19,19 @@ Report report_of(const json& benchmarks) {
 }
 
 TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
-  const Report base = report_of(json::array({entry("a/same/1", 5, 100, 100, 95, 105),
-                                             entry("a/fewer/1", 1000, 9000, 200, 190, 210),
-                                             entry("a/slower/1", 0, 0, 100, 99, 101),
-                                             entry("a/more/1", 2, 64, 50, 49, 51),
-                                             entry("a/gone/1", 0, 0, 10, 10, 10)}));
-  const Report head = report_of(json::array({entry("a/same/1", 5, 100, 101, 96, 104),
-                                             entry("a/fewer/1", 16, 512, 100, 98, 102),
-                                             entry("a/slower/1", 0, 0, 200, 198, 202),
-                                             entry("a/more/1", 3, 96, 50, 49, 51),
-                                             entry("a/new/1", 0, 0, 10, 10, 10)}));
+  const Report base =
+      report_of(json::array({entry("a/same/1", 5, 100, 100, 95, 105), entry("a/fewer/1", 1000, 9000, 200, 190, 210),
+                             entry("a/slower/1", 0, 0, 100, 99, 101), entry("a/more/1", 2, 64, 50, 49, 51),
+                             entry("a/gone/1", 0, 0, 10, 10, 10)}));
+  const Report head =
+      report_of(json::array({entry("a/same/1", 5, 100, 101, 96, 104), entry("a/fewer/1", 16, 512, 100, 98, 102),
+                             entry("a/slower/1", 0, 0, 200, 198, 202), entry("a/more/1", 3, 96, 50, 49, 51),
+                             entry("a/new/1", 0, 0, 10, 10, 10)}));
   const auto rows = compare_reports(base, head);
   std::vector<std::string> order;
   for (const auto& r : rows) order.push_back(r.name);
-  EXPECT_EQ(order, (std::vector<std::string>{"a/fewer/1", "a/more/1", "a/slower/1", "a/same/1", "a/gone/1", "a/new/1"}));
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"a/fewer/1", "a/more/1", "a/slower/1", "a/same/1", "a/gone/1", "a/new/1"}));
   EXPECT_DOUBLE_EQ(*rows[0].time_ratio, 0.5);
   EXPECT_DOUBLE_EQ(*rows[0].ratio_low, 98.0 / 210);
   EXPECT_DOUBLE_EQ(*rows[0].ratio_high, 102.0 / 190);
@@ -53,8 +52,8 @@ TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
 TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
   json base_entry = entry("x/optimized/10", 0, 0, 100, 99, 101);
   json head_entry = entry("x/optimized/10", 10, 300, 120, 119, 121);
-  head_entry["sites"] = json::array({{{"function", "render"}, {"file", "x.cpp"}, {"line", 42}, {"allocs_per_op", 10},
-                                      {"bytes_per_op", 300}}});
+  head_entry["sites"] = json::array(
+      {{{"function", "render"}, {"file", "x.cpp"}, {"line", 42}, {"allocs_per_op", 10}, {"bytes_per_op", 300}}});
   const auto rows = compare_reports(report_of(json::array({base_entry})), report_of(json::array({head_entry})));
   ASSERT_EQ(rows.size(), 1u);
   const auto changes = site_changes(rows[0]);

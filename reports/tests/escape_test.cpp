@@ -23,16 +23,20 @@ TEST(TerminalText, ShowsControlsInvalidUtf8AndReorderingEscaped) {
   EXPECT_EQ(terminal_text("\x1b[31mred\x1b[0m"), "\\x1b[31mred\\x1b[0m");
   EXPECT_EQ(terminal_text("nul\0x"s), "nul\\x00x");
   EXPECT_EQ(terminal_text("back\\slash"), "back\\\\slash");
-  EXPECT_EQ(terminal_text("\xff\xc0\xaf"), "\\xff\\xc0\\xaf");      // invalid, overlong
-  EXPECT_EQ(terminal_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");      // a surrogate
-  EXPECT_EQ(terminal_text("\xe2\x80\xae" "evil"), "\\u202eevil");  // right-to-left override
-  EXPECT_EQ(terminal_text("\xc2\x9b" "2J"), "\\u009b2J");           // C1 CSI
+  EXPECT_EQ(terminal_text("\xff\xc0\xaf"), "\\xff\\xc0\\xaf");  // invalid, overlong
+  EXPECT_EQ(terminal_text("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
+  EXPECT_EQ(terminal_text("\xe2\x80\xae"
+                          "evil"),
+            "\\u202eevil");  // right-to-left override
+  EXPECT_EQ(terminal_text("\xc2\x9b"
+                          "2J"),
+            "\\u009b2J");  // C1 CSI
 }
 
 TEST(ValidUtf8, AcceptsWellFormedOnly) {
   EXPECT_TRUE(valid_utf8("gcc-12-libstdc++-12 \u00e9\U0001F600"));
   EXPECT_FALSE(valid_utf8("\xff"));
-  EXPECT_FALSE(valid_utf8("\xe2\x80"));  // cut short
+  EXPECT_FALSE(valid_utf8("\xe2\x80"));          // cut short
   EXPECT_FALSE(valid_utf8("\xf4\x90\x80\x80"));  // above U+10FFFF
 }
 

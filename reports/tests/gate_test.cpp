@@ -17,9 +17,9 @@ using namespace allocgate::bounds;
 using nlohmann::json;
 
 Report report_of(const json& benchmarks) {
-  return report_from_json(json{{"context", {{"allocgate_schema_version", 1}, {"allocgate_toolchain", "tc"}}},
-                               {"benchmarks", benchmarks}},
-                          "report.json");
+  return report_from_json(
+      json{{"context", {{"allocgate_schema_version", 1}, {"allocgate_toolchain", "tc"}}}, {"benchmarks", benchmarks}},
+      "report.json");
 }
 
 BoundsFile bounds_of(const json& cases) {
@@ -37,9 +37,8 @@ TEST(Gate, ExactByDefault) {
   const Report report = report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 16}},
                                                {{"name", "a/y/1"}, {"allocs_per_op", 0}},
                                                {{"name", "a/z/1"}, {"allocs_per_op", 1016}}}));
-  const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 16}}},
-                                       {"a/y/1", {{"allocs_per_op", 1}}},
-                                       {"a/z/1", {{"allocs_per_op", 16}}}});
+  const BoundsFile bounds = bounds_of(
+      {{"a/x/1", {{"allocs_per_op", 16}}}, {"a/y/1", {{"allocs_per_op", 1}}}, {"a/z/1", {{"allocs_per_op", 16}}}});
   const GateResult r = evaluate(report, bounds, "tc", "bounds.json");
   EXPECT_EQ(row(r, "a/x/1").status, Status::ok);
   EXPECT_EQ(row(r, "a/y/1").status, Status::improved);
@@ -51,8 +50,8 @@ TEST(Gate, ExactByDefault) {
 
 TEST(Gate, ToleranceAllowsThatMuchAndNoMore) {
   const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 10}, {"tolerance", 2}}}});
-  EXPECT_FALSE(evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 12}}})), bounds, "tc", "b")
-                   .failed(false));
+  EXPECT_FALSE(
+      evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 12}}})), bounds, "tc", "b").failed(false));
   const GateResult over =
       evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 12.5}}})), bounds, "tc", "b");
   EXPECT_TRUE(over.failed(false));
@@ -62,8 +61,8 @@ TEST(Gate, ToleranceAllowsThatMuchAndNoMore) {
 TEST(Gate, BytesAreCheckedWhereBounded) {
   const BoundsFile bounds = bounds_of({{"a/x/1", {{"allocs_per_op", 1}, {"bytes_per_op", 32}}},
                                        {"a/y/1", {{"allocs_per_op", 1}, {"bytes_per_op", 32}}}});
-  const Report report = report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 40}},
-                                               {{"name", "a/y/1"}, {"allocs_per_op", 1}}}));
+  const Report report = report_of(json::array(
+      {{{"name", "a/x/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 40}}, {{"name", "a/y/1"}, {"allocs_per_op", 1}}}));
   const GateResult r = evaluate(report, bounds, "tc", "b");
   EXPECT_EQ(row(r, "a/x/1").status, Status::regression);
   EXPECT_EQ(row(r, "a/x/1").detail, "bytes/op 40 > bound 32 (+8)");
@@ -81,8 +80,8 @@ TEST(Gate, UnmatchedCasesAndBoundsAreListedAndFailOnlyUnderStrict) {
 
 TEST(Gate, AReportWhoseToolchainHasNoSectionIsBadInput) {
   try {
-    evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 1}}})), bounds_of(json::object()),
-             "gcc-99", "ci/alloc-bounds.json");
+    evaluate(report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 1}}})), bounds_of(json::object()), "gcc-99",
+             "ci/alloc-bounds.json");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_STREQ(e.what(),
@@ -92,19 +91,21 @@ TEST(Gate, AReportWhoseToolchainHasNoSectionIsBadInput) {
 }
 
 TEST(Gate, PrintsRegressionsFirstThenTheTable) {
-  const GateResult r = evaluate(report_of(json::array({{{"name", "a/fine/1"}, {"allocs_per_op", 0}},
-                                                       {{"name", "a/bad/1"}, {"allocs_per_op", 5}}})),
-                                bounds_of({{"a/fine/1", {{"allocs_per_op", 0}}}, {"a/bad/1", {{"allocs_per_op", 4}}}}),
-                                "tc", "b");
+  const GateResult r = evaluate(
+      report_of(
+          json::array({{{"name", "a/fine/1"}, {"allocs_per_op", 0}}, {{"name", "a/bad/1"}, {"allocs_per_op", 5}}})),
+      bounds_of({{"a/fine/1", {{"allocs_per_op", 0}}}, {"a/bad/1", {{"allocs_per_op", 4}}}}), "tc", "b");
   std::ostringstream text, markdown, annotations;
   print_text(text, r);
   print_markdown(markdown, r);
   print_github_annotations(annotations, r);
   EXPECT_EQ(text.str().rfind("REGRESSION a/bad/1: allocs/op 5 > bound 4 (+1)\n", 0), 0u) << text.str();
-  EXPECT_NE(text.str().find("1 regression(s), 0 improved, 1 ok; 0 case(s) without a bound, 0 bound(s) without a case [tc]"),
-            std::string::npos);
+  EXPECT_NE(
+      text.str().find("1 regression(s), 0 improved, 1 ok; 0 case(s) without a bound, 0 bound(s) without a case [tc]"),
+      std::string::npos);
   EXPECT_NE(markdown.str().find("### allocgate: allocation regression"), std::string::npos);
-  EXPECT_NE(markdown.str().find("| `a/bad/1` | 4 | 5 | +1 | - | **REGRESSION** |"), std::string::npos) << markdown.str();
+  EXPECT_NE(markdown.str().find("| `a/bad/1` | 4 | 5 | +1 | - | **REGRESSION** |"), std::string::npos)
+      << markdown.str();
   EXPECT_EQ(annotations.str(), "::error title=allocation regression::a/bad/1: allocs/op 5 > bound 4 (+1)\n");
 }
 
@@ -126,7 +127,8 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
   EXPECT_EQ(tc.at("a/worse/1").bytes_per_op, 64);
   EXPECT_EQ(tc.at("a/untouched/1").allocs_per_op, 7);
   EXPECT_EQ(tc.at("a/new/1").allocs_per_op, 1);
-  EXPECT_EQ(changes, (std::vector<std::string>{"tightened a/better/1: allocs/op 10 -> 4", "added a/new/1: allocs/op 1"}));
+  EXPECT_EQ(changes,
+            (std::vector<std::string>{"tightened a/better/1: allocs/op 10 -> 4", "added a/new/1: allocs/op 1"}));
 
   changes.clear();
   const BoundsFile loosened = update_bounds(bounds, report, "tc", true, changes, refused);
@@ -140,9 +142,9 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
 
 TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {
   std::vector<std::string> changes, refused;
-  const BoundsFile b = update_bounds(bounds_of(json::object()),
-                                     report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 2}}})), "clang-14",
-                                     false, changes, refused);
+  const BoundsFile b =
+      update_bounds(bounds_of(json::object()), report_of(json::array({{{"name", "a/x/1"}, {"allocs_per_op", 2}}})),
+                    "clang-14", false, changes, refused);
   EXPECT_EQ(b.toolchains.at("clang-14").at("a/x/1").allocs_per_op, 2);
   EXPECT_TRUE(b.toolchains.at("tc").empty());
 }
@@ -150,12 +152,12 @@ TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {
 // A fraction changes with the iteration count, a count that varies changes
 // from run to run: either would be a bound that fails at random.
 TEST(GateUpdate, RefusesFiguresThatWouldMakeAFlakyBoundUnlessTolerated) {
-  const Report report = report_of(json::array(
-      {{{"name", "a/once_per_run/1"}, {"allocs_per_op", 0.0007776049766718507}, {"iterations", 2572}},
-       {{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
-       {{"name", "a/odd_bytes/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 64.5}},
-       {{"name", "a/tolerated/1"}, {"allocs_per_op", 0.5}},
-       {{"name", "a/whole/1"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}}}));
+  const Report report = report_of(
+      json::array({{{"name", "a/once_per_run/1"}, {"allocs_per_op", 0.0007776049766718507}, {"iterations", 2572}},
+                   {{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
+                   {{"name", "a/odd_bytes/1"}, {"allocs_per_op", 1}, {"bytes_per_op", 64.5}},
+                   {{"name", "a/tolerated/1"}, {"allocs_per_op", 0.5}},
+                   {{"name", "a/whole/1"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}}}));
   const BoundsFile bounds = bounds_of({{"a/tolerated/1", {{"allocs_per_op", 1}, {"tolerance", 1}}}});
   std::vector<std::string> changes, refused;
   const BoundsFile updated = update_bounds(bounds, report, "tc", false, changes, refused);
@@ -176,10 +178,11 @@ TEST(GateUpdate, RefusesFiguresThatWouldMakeAFlakyBoundUnlessTolerated) {
 }
 
 TEST(Gate, ACountThatVariesFailsUnlessTheBoundTolerates) {
-  const Report report = report_of(json::array({{{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
-                                               {{"name", "a/tolerated/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}}}));
-  const BoundsFile bounds = bounds_of({{"a/varies/1", {{"allocs_per_op", 2}}},
-                                       {"a/tolerated/1", {{"allocs_per_op", 1}, {"tolerance", 1}}}});
+  const Report report =
+      report_of(json::array({{{"name", "a/varies/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}},
+                             {{"name", "a/tolerated/1"}, {"allocs_per_op", 2}, {"allocs_per_op_min", 1}}}));
+  const BoundsFile bounds =
+      bounds_of({{"a/varies/1", {{"allocs_per_op", 2}}}, {"a/tolerated/1", {{"allocs_per_op", 1}, {"tolerance", 1}}}});
   const GateResult result = evaluate(report, bounds, "tc", "b.json");
   EXPECT_TRUE(result.failed(false));
   EXPECT_EQ(result.count(Status::varies), 1u);
@@ -211,13 +214,13 @@ TEST(Gate, TheTableRoundsLongFiguresAndKeepsColumnsApart) {
 }
 
 TEST(ReadBounds, RefusesWhatItCannotTrust) {
-  for (const char* text : {R"({"toolchains": {}})", R"({"allocgate_bounds_version": 2, "toolchains": {}})",
-                           R"({"allocgate_bounds_version": 1})",
-                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {}}}})",
-                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": -1}}}})",
-                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "tolerence": 1}}}})",
-                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "note": 3}}}})",
-                           R"({"allocgate_bounds_version": 1, "toolchains": {"t": []}})"}) {
+  for (const char* text :
+       {R"({"toolchains": {}})", R"({"allocgate_bounds_version": 2, "toolchains": {}})",
+        R"({"allocgate_bounds_version": 1})", R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {}}}})",
+        R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": -1}}}})",
+        R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "tolerence": 1}}}})",
+        R"({"allocgate_bounds_version": 1, "toolchains": {"t": {"c": {"allocs_per_op": 1, "note": 3}}}})",
+        R"({"allocgate_bounds_version": 1, "toolchains": {"t": []}})"}) {
     EXPECT_THROW(bounds_from_json(json::parse(text), "b.json"), InputError) << text;
   }
 }
@@ -230,14 +233,13 @@ namespace {
 // into them (the asan preset catches a dangling row here).
 TEST(Gate, AResultOutlivesItsInputs) {
   using namespace allocgate::reports;
-  const GateResult r = evaluate(
-      report_from_json(nlohmann::json::parse(R"({"context": {"allocgate_schema_version": 1},
+  const GateResult r = evaluate(report_from_json(nlohmann::json::parse(R"({"context": {"allocgate_schema_version": 1},
                                                  "benchmarks": [{"name": "a/x/1", "allocs_per_op": 2}]})"),
-                       "r"),
-      bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
+                                                 "r"),
+                                bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
                                                  "toolchains": {"tc": {"a/x/1": {"allocs_per_op": 1, "note": "n"}}}})"),
-                       "b"),
-      "tc", "b");
+                                                 "b"),
+                                "tc", "b");
   std::ostringstream out;
   print_text(out, r);
   EXPECT_NE(out.str().find("REGRESSION a/x/1: allocs/op 2 > bound 1 (+1)"), std::string::npos);
@@ -257,15 +259,18 @@ TEST(Gate, ARegressionShowsWhereItsAllocationsComeFrom) {
                                  "allocs_per_op": 1000, "bytes_per_op": 30000}]}]})"),
                                          "r");
   const BoundsFile bounds = bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
-      "toolchains": {"tc": {"xml_listing/optimized/1000": {"allocs_per_op": 0}}}})"), "b");
+      "toolchains": {"tc": {"xml_listing/optimized/1000": {"allocs_per_op": 0}}}})"),
+                                             "b");
   const GateResult r = evaluate(report, bounds, "tc", "b");
   std::ostringstream text, markdown, annotations;
   print_text(text, r);
   print_markdown(markdown, r);
   print_github_annotations(annotations, r);
   EXPECT_EQ(text.str().rfind("REGRESSION xml_listing/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n"
-                             "    1000 allocs/op from render (workloads/xml_listing/xml_listing.cpp:190)\n", 0),
-            0u) << text.str();
+                             "    1000 allocs/op from render (workloads/xml_listing/xml_listing.cpp:190)\n",
+                             0),
+            0u)
+      << text.str();
   EXPECT_NE(markdown.str().find("  - 1000 allocs/op from render (workloads/xml_listing/xml_listing.cpp:190)"),
             std::string::npos);
   EXPECT_EQ(annotations.str(),

@@ -71,9 +71,10 @@ TEST_P(GoogleBenchmarkShapes, EveryCountedBenchmarkHasItsExactFigures) {
 
   const bool aggregates_only = GetParam().find("report_aggregates_only") != std::string::npos;
   EXPECT_EQ(report.source_summary,
-            aggregates_only ? "0 benchmark(s) from their iteration runs, 7 from their mean aggregate (aggregates only); "
-                              "1 errored"
-                            : "7 benchmark(s) from their iteration runs; 1 errored");
+            aggregates_only
+                ? "0 benchmark(s) from their iteration runs, 7 from their mean aggregate (aggregates only); "
+                  "1 errored"
+                : "7 benchmark(s) from their iteration runs; 1 errored");
 }
 
 // The command says what it used, fails the gate on the error, and reads the
@@ -165,8 +166,8 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
 
   const Report report = allocgate::reports::read_report(json);
   const std::string where = "reports/tests/gbench_shapes_bench.cpp";
-  for (const auto& [name, allocs] : {std::pair{"BM_Two/iterations:50", 2.0},
-                                     std::pair{"BM_OnePerThread/iterations:20/threads:2", 1.0}}) {
+  for (const auto& [name, allocs] :
+       {std::pair{"BM_Two/iterations:50", 2.0}, std::pair{"BM_OnePerThread/iterations:20/threads:2", 1.0}}) {
     const auto* c = CaseIndex(report).find(name);
     ASSERT_NE(c, nullptr) << name;
     ASSERT_EQ(c->sites.size(), 1u) << name;

@@ -16,9 +16,9 @@
 #include <sstream>
 #include <thread>
 
-#include "json_keys.h"
 #include "command.h"
 #include "input_error.h"
+#include "json_keys.h"
 
 namespace {
 
@@ -29,8 +29,8 @@ namespace k = allocgate::reports::keys;
 Report report_of(std::initializer_list<std::pair<const char*, double>> cases, const std::string& commit = "c1",
                  const std::string& date = "2026-12-01T00:00:00Z") {
   Report r;
-  r.context = {{k::kSchemaVersion, kReportSchemaVersion}, {k::kToolchain, "tc"}, {k::kGitCommit, commit},
-               {k::kDate, date}};
+  r.context = {
+      {k::kSchemaVersion, kReportSchemaVersion}, {k::kToolchain, "tc"}, {k::kGitCommit, commit}, {k::kDate, date}};
   for (const auto& [name, allocs] : cases) {
     CaseResult c;
     c.name = name;
@@ -316,7 +316,8 @@ TEST_F(HistoryFiles, WritersCreatingANewDatabaseAtOnceAllLand) {
     for (int i = 0; i < 8; ++i) {
       const std::string report = path(std::to_string(i) + ".report.json");
       std::ofstream(report) << R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc",
-        "git_commit": "c)" << i << R"(", "date": "2026-12-01"}, "benchmarks": [{"name": "w/v/1", "allocs_per_op": 1}]})";
+        "git_commit": "c)" << i
+                            << R"(", "date": "2026-12-01"}, "benchmarks": [{"name": "w/v/1", "allocs_per_op": 1}]})";
       command += bin + " history --db " + db + " add " + report + " > /dev/null 2>" + report + ".err & ";
     }
     const auto done = allocgate::reports::testing::run(command + "wait; cat " + path("*.report.json.err"));

@@ -38,7 +38,8 @@ std::string google_benchmark(int repetitions, const std::string& iterations) {
   std::string entries;
   for (int i = 0; i < repetitions; ++i) {
     entries += std::string(i ? "," : "") + R"({"name": "BM_X", "run_name": "BM_X", "run_type": "iteration",
-      "iterations": )" + iterations + R"(, "real_time": 1, "cpu_time": 1, "time_unit": "ns", "allocs/op": 1})";
+      "iterations": )" +
+               iterations + R"(, "real_time": 1, "cpu_time": 1, "time_unit": "ns", "allocs/op": 1})";
   }
   return R"({"context": {"date": "x"}, "benchmarks": [)" + entries + "]}";
 }
@@ -77,8 +78,8 @@ class HostileInput : public allocgate::reports::testing::ScratchDirTest {
 
 TEST_F(HostileInput, DeepNestingIsRefusedBeforeAnythingRecurses) {
   // Each used to overflow the stack (SIGSEGV) in nlohmann's dump() or a copy.
-  const std::string bounds = write("deep-bounds.json", R"({"allocgate_bounds_version": )" + nested(100000) +
-                                                           R"(, "toolchains": {}})");
+  const std::string bounds =
+      write("deep-bounds.json", R"({"allocgate_bounds_version": )" + nested(100000) + R"(, "toolchains": {}})");
   expect_bad_input({"diff --bounds " + bounds + " " + report_, "diff --update --bounds " + bounds + " " + report_},
                    "nested deeper than 64 levels");
   const std::string version = write(
@@ -91,20 +92,20 @@ TEST_F(HostileInput, DeepNestingIsRefusedBeforeAnythingRecurses) {
   // A stack of 100,000 frames is flat JSON, but the flame graph recursed through it.
   std::string frames = "\"f\"";
   for (int i = 1; i < 100000; ++i) frames += ",\"f\"";
-  const std::string tall = write("tall-stack.json", report(R"(, "stacks": [{"frames": [)" + frames +
-                                                           R"(], "allocs_per_op": 2}])"));
+  const std::string tall =
+      write("tall-stack.json", report(R"(, "stacks": [{"frames": [)" + frames + R"(], "allocs_per_op": 2}])"));
   expect_bad_input(readers_of(tall), "a stack of 100000 frames (at most 256)");
   EXPECT_EQ(tried_, 18);
 }
 
 TEST_F(HostileInput, ADuplicateKeyIsRefusedNeverLastWins) {
   // The later entry used to win: a 1000-allocation regression read as improved.
-  const std::string bounds = write(
-      "dup-bounds.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {"w/v/1": {"allocs_per_op": 0},
+  const std::string bounds =
+      write("dup-bounds.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {"w/v/1": {"allocs_per_op": 0},
          "w/v/1": {"allocs_per_op": 1000000}}}})");
   expect_bad_input({"diff --bounds " + bounds + " " + report_}, "the key \"w/v/1\" appears twice");
-  const std::string sections = write(
-      "dup-sections.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {}, "tc": {}}})");
+  const std::string sections =
+      write("dup-sections.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {}, "tc": {}}})");
   expect_bad_input({"diff --bounds " + sections + " " + report_}, "the key \"tc\" appears twice");
   const std::string field = write("dup-field.json", report(R"(, "allocs_per_op": 0)"));
   expect_bad_input(readers_of(field), "the key \"allocs_per_op\" appears twice");
@@ -141,10 +142,11 @@ TEST_F(HostileInput, NumbersNoIntegerHoldsAreBadInputNotUndefinedBehaviour) {
   expect_bad_input(readers_of(summed), "iterations add up to more than 2^63");
   // Versions are compared as numbers: 4294967297 is not 1 (get<int> wrapped it).
   const std::string version = write(
-      "version.json", R"({"context": {"allocgate_schema_version": 4294967297}, "benchmarks": [{"name": "x", "allocs_per_op": 1}]})");
+      "version.json",
+      R"({"context": {"allocgate_schema_version": 4294967297}, "benchmarks": [{"name": "x", "allocs_per_op": 1}]})");
   expect_bad_input(readers_of(version), "report schema version 4294967297 is not supported");
-  const std::string bounds_version = write(
-      "bounds-version.json", R"({"allocgate_bounds_version": 4294967297, "toolchains": {}})");
+  const std::string bounds_version =
+      write("bounds-version.json", R"({"allocgate_bounds_version": 4294967297, "toolchains": {}})");
   expect_bad_input({"diff --bounds " + bounds_version + " " + report_}, "bounds version 4294967297 is not supported");
   EXPECT_EQ(tried_, 4 * 9 + 4 + 4 + 1);
 }
@@ -190,8 +192,10 @@ TEST_F(HostileInput, PathsAndArgumentsThatCannotBeUsedAreBadInput) {
 // request comment and a web page. None of them may act there.
 TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
   const std::string evil_name = R"(w/v/1\n::add-mask::secret\n::error::forged\u001b[2J<script>x</script>|`)";
-  const std::string evil = write("evil.json", R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"},
-    "benchmarks": [{"name": ")" + evil_name + R"(", "allocs_per_op": 5,
+  const std::string evil =
+      write("evil.json", R"({"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"},
+    "benchmarks": [{"name": ")" +
+                             evil_name + R"(", "allocs_per_op": 5,
       "sites": [{"function": "f\n::warning::x", "file": "a.cpp,line=1::x", "line": 3, "allocs_per_op": 5}]}]})");
   const std::string bounds = write("evil-bounds.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {")" +
                                                            evil_name + R"(": {"allocs_per_op": 0}}}})");
@@ -260,8 +264,8 @@ std::string report_named(const std::string& name) {
 TEST_F(HostileInput, FiltersRunInLinearTimeOnNamesOfAnyLength) {
   const std::string db = path("history.db");
   const std::string long_name = "log_report/" + std::string(200000, 'a');
-  const Result added =
-      run(kAllocgate + " history --db " + db + " add --commit c1 --date 2026-01-01 " + write("long.json", report_named(long_name)));
+  const Result added = run(kAllocgate + " history --db " + db + " add --commit c1 --date 2026-01-01 " +
+                           write("long.json", report_named(long_name)));
   ASSERT_EQ(added.code, 0) << added.output.substr(0, 300);
   for (const char* filter : {"log_report/.*", "(a+)+$", "^(a|aa)*b$"}) {
     const Result show = run("timeout 60 " + kAllocgate + " history --db " + db + " show --filter '" + filter + "'");
@@ -420,7 +424,8 @@ TEST_F(HostileInput, AFullStandardOutputIsExit4) {
     EXPECT_EQ(full.code, 4) << args << "\n" << full.output;
     EXPECT_NE(full.output.find("allocgate: cannot write to standard output: No space left on device"),
               std::string::npos)
-        << args << "\n" << full.output;
+        << args << "\n"
+        << full.output;
   }
 }
 

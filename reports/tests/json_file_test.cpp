@@ -192,8 +192,7 @@ TEST(JsonNumber, WritesWholeFiguresAsIntegers) {
 
 TEST(ParseJson, ANumberBeyondADoubleIsMalformedNotACrash) {
   // The input libFuzzer reduced this to.
-  EXPECT_THROW(parse_json(R"({"benchmarks": [{"name": "x", "allocs/op": 2.3308e+0487825648}]})", "x.json"),
-               InputError);
+  EXPECT_THROW(parse_json(R"({"benchmarks": [{"name": "x", "allocs/op": 2.3308e+0487825648}]})", "x.json"), InputError);
 }
 
 TEST(ParseJson, RefusesNestingBeyondTheLimitBeforeAnythingRecurses) {

@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "json_keys.h"
 #include "input_error.h"
+#include "json_keys.h"
 #include "runner.h"
 
 namespace {
@@ -87,7 +87,8 @@ TEST(Shards, MoreShardsThanCasesIsBadInput) {
 }
 
 TEST(Merge, JoinsShardsInShardOrder) {
-  const Report merged = merge_reports({shard_report("b.json", "2/2", {"c", "d"}), shard_report("a.json", "1/2", {"a", "b"})});
+  const Report merged =
+      merge_reports({shard_report("b.json", "2/2", {"c", "d"}), shard_report("a.json", "1/2", {"a", "b"})});
   ASSERT_EQ(merged.cases.size(), 4u);
   EXPECT_EQ(merged.cases[0].name, "a");
   EXPECT_EQ(merged.cases[3].name, "d");

@@ -94,8 +94,10 @@ TEST(ReadReport, SitesAndStacksRoundTrip) {
   EXPECT_EQ(again.cases[0].stacks[0].frames, (std::vector<std::string>{"main", "render"}));
   for (const char* bad : {R"("sites": 3)", R"("sites": [3])", R"("sites": [{"line": -1}])", R"("stacks": [{}])",
                           R"("stacks": [{"frames": [1], "allocs_per_op": 1}])"}) {
-    const std::string text = std::string(R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [{"name": "a", "allocs_per_op": 1, )") +
-                             bad + "}]}";
+    const std::string text =
+        std::string(
+            R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [{"name": "a", "allocs_per_op": 1, )") +
+        bad + "}]}";
     EXPECT_THROW(report_from_json(nlohmann::json::parse(text), "t.json"), InputError) << bad;
   }
 }

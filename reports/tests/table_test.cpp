@@ -43,11 +43,13 @@ TEST(Table, HtmlIsOneSelfContainedPageWithTheCharts) {
   print_html(out, r);
   const std::string html = out.str();
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(html.find("http://", html.find("<body>")), html.find("http://www.w3.org/2000/svg"));  // no external resource
+  EXPECT_EQ(html.find("http://", html.find("<body>")),
+            html.find("http://www.w3.org/2000/svg"));  // no external resource
   EXPECT_EQ(html.find("<script"), std::string::npos);
   // Two workloads, each with an allocs/op chart, a time chart and a scaling chart.
   std::size_t charts = 0;
-  for (std::size_t at = html.find("<svg class=\"chart "); at != std::string::npos; at = html.find("<svg class=\"chart ", at + 1)) {
+  for (std::size_t at = html.find("<svg class=\"chart "); at != std::string::npos;
+       at = html.find("<svg class=\"chart ", at + 1)) {
     ++charts;
   }
   EXPECT_EQ(charts, 8u);  // and a flame graph per workload

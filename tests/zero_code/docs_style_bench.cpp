@@ -15,8 +15,7 @@
 #include <vector>
 
 static void BM_StringCreation(benchmark::State& state) {
-  for (auto _ : state)
-    std::string empty_string;
+  for (auto _ : state) std::string empty_string;
 }
 // Register the function as a benchmark
 BENCHMARK(BM_StringCreation);
@@ -24,8 +23,7 @@ BENCHMARK(BM_StringCreation);
 // Define another benchmark
 static void BM_StringCopy(benchmark::State& state) {
   std::string x = "hello";
-  for (auto _ : state)
-    std::string copy(x);
+  for (auto _ : state) std::string copy(x);
 }
 BENCHMARK(BM_StringCopy);
 
@@ -33,23 +31,21 @@ static void BM_memcpy(benchmark::State& state) {
   char* src = new char[state.range(0)];
   char* dst = new char[state.range(0)];
   memset(src, 'x', state.range(0));
-  for (auto _ : state)
-    memcpy(dst, src, state.range(0));
-  state.SetBytesProcessed(int64_t(state.iterations()) *
-                          int64_t(state.range(0)));
+  for (auto _ : state) memcpy(dst, src, state.range(0));
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(state.range(0)));
   delete[] src;
   delete[] dst;
 }
-BENCHMARK(BM_memcpy)->Arg(8)->Arg(64)->Arg(512)->Arg(4<<10)->Arg(8<<10);
+BENCHMARK(BM_memcpy)->Arg(8)->Arg(64)->Arg(512)->Arg(4 << 10)->Arg(8 << 10);
 
 static void BM_vector_push_back(benchmark::State& state) {
   for (auto _ : state) {
     std::vector<int> v;
     v.reserve(1);
-    auto data = v.data();           // Allow v.data() to be clobbered. Pass as non-const
-    benchmark::DoNotOptimize(data); // lvalue to avoid undesired compiler optimizations
+    auto data = v.data();            // Allow v.data() to be clobbered. Pass as non-const
+    benchmark::DoNotOptimize(data);  // lvalue to avoid undesired compiler optimizations
     v.push_back(42);
-    benchmark::ClobberMemory(); // Force 42 to be written to memory.
+    benchmark::ClobberMemory();  // Force 42 to be written to memory.
   }
 }
 BENCHMARK(BM_vector_push_back);
@@ -68,15 +64,14 @@ static int RandomNumber() {
 static void BM_SetInsert_With_Timer_Control(benchmark::State& state) {
   std::set<int> data;
   for (auto _ : state) {
-    state.PauseTiming(); // Stop timers. They will not count until they are resumed.
-    data = ConstructRandomSet(state.range(0)); // Do something that should not be measured
-    state.ResumeTiming(); // And resume timers. They are now counting again.
+    state.PauseTiming();                        // Stop timers. They will not count until they are resumed.
+    data = ConstructRandomSet(state.range(0));  // Do something that should not be measured
+    state.ResumeTiming();                       // And resume timers. They are now counting again.
     // The rest will be measured.
-    for (int j = 0; j < state.range(1); ++j)
-      data.insert(RandomNumber());
+    for (int j = 0; j < state.range(1); ++j) data.insert(RandomNumber());
   }
 }
-BENCHMARK(BM_SetInsert_With_Timer_Control)->Ranges({{1<<6, 8<<6}, {16, 64}});
+BENCHMARK(BM_SetInsert_With_Timer_Control)->Ranges({{1 << 6, 8 << 6}, {16, 64}});
 
 static void BM_MultiThreaded(benchmark::State& state) {
   static std::vector<std::string> shared;
@@ -98,10 +93,8 @@ static void BM_MultiThreaded(benchmark::State& state) {
 BENCHMARK(BM_MultiThreaded)->Threads(2);
 
 class MyFixture : public benchmark::Fixture {
-public:
-  void SetUp(const ::benchmark::State& state) {
-    data.assign(static_cast<std::size_t>(state.range(0)), 1);
-  }
+ public:
+  void SetUp(const ::benchmark::State& state) { data.assign(static_cast<std::size_t>(state.range(0)), 1); }
 
   void TearDown(const ::benchmark::State&) {
     data.clear();
@@ -112,10 +105,10 @@ public:
 };
 
 BENCHMARK_DEFINE_F(MyFixture, BarTest)(benchmark::State& st) {
-   for (auto _ : st) {
-     std::map<int, int> m;
-     m[data[0]] = 2;
-     benchmark::DoNotOptimize(m);
+  for (auto _ : st) {
+    std::map<int, int> m;
+    m[data[0]] = 2;
+    benchmark::DoNotOptimize(m);
   }
 }
 BENCHMARK_REGISTER_F(MyFixture, BarTest)->Arg(100)->Repetitions(3);

@@ -120,8 +120,8 @@ TEST_F(ZeroCode, ASuiteWithItsOwnMainIsCountedAndNamesItsToolchain) {
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's
 // main runs, its flags work, its context is written.
 TEST_F(ZeroCode, AllocgatesMainWinsOverGoogleBenchmarksLinkedBeforeIt) {
-  const std::string json = run_suite(ZERO_CODE_BENCH_BOTH_MAINS, "both.json",
-                                     "--allocgate_sites --benchmark_filter=BM_vector_push_back");
+  const std::string json =
+      run_suite(ZERO_CODE_BENCH_BOTH_MAINS, "both.json", "--allocgate_sites --benchmark_filter=BM_vector_push_back");
   const Report report = read_report(json);
   ASSERT_EQ(report.cases.size(), 1u);
   EXPECT_FALSE(report.toolchain().empty());
@@ -139,9 +139,11 @@ TEST_F(ZeroCode, AReportFromAnotherMainIsRefusedNamingTheCause) {
 // A benchmark whose loop is in a shared library cannot be counted: said, with
 // the cause, and the run fails rather than pass without its figures.
 TEST_F(ZeroCode, ABenchmarkInASharedLibraryIsNamedAsUncounted) {
-  const Result r = run(std::string(ZERO_CODE_BENCH_LIBRARY) + " --benchmark_filter='BM_InALibrary|BM_vector_push_back'");
-  expect_refused(r, "allocgate: BM_InALibrary/iterations:10 reports no allocation counters: its loop is in a shared "
-                    "library or plugin");
+  const Result r =
+      run(std::string(ZERO_CODE_BENCH_LIBRARY) + " --benchmark_filter='BM_InALibrary|BM_vector_push_back'");
+  expect_refused(r,
+                 "allocgate: BM_InALibrary/iterations:10 reports no allocation counters: its loop is in a shared "
+                 "library or plugin");
   EXPECT_EQ(r.output.find("allocgate: BM_vector_push_back reports no"), std::string::npos) << r.output;
 }
 

@@ -24,9 +24,9 @@ std::string format_naive(TimePoint t, Layout layout) {
   if (year < kMinYear || year > kMaxYear) throw std::out_of_range("timestamp: year out of range");
 
   std::ostringstream out;
-  out << std::setfill('0') << std::setw(4) << year << '-' << std::setw(2) << tm.tm_mon + 1 << '-'
-      << std::setw(2) << tm.tm_mday << 'T' << std::setw(2) << tm.tm_hour << ':' << std::setw(2)
-      << tm.tm_min << ':' << std::setw(2) << tm.tm_sec;
+  out << std::setfill('0') << std::setw(4) << year << '-' << std::setw(2) << tm.tm_mon + 1 << '-' << std::setw(2)
+      << tm.tm_mday << 'T' << std::setw(2) << tm.tm_hour << ':' << std::setw(2) << tm.tm_min << ':' << std::setw(2)
+      << tm.tm_sec;
   if (layout == Layout::milliseconds) out << '.' << std::setw(3) << millis;
   out << 'Z';
   return out.str();

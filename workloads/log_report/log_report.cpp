@@ -245,8 +245,8 @@ std::vector<std::string> make_log(std::size_t n) {
   std::vector<std::string> lines;
   lines.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    lines.push_back("203.0.113." + std::to_string(i % 250) + " GET /library/post-" +
-                    std::to_string(i % 40) + " 200 " + std::to_string(1000 + i % 7000));
+    lines.push_back("203.0.113." + std::to_string(i % 250) + " GET /library/post-" + std::to_string(i % 40) + " 200 " +
+                    std::to_string(1000 + i % 7000));
   }
   return lines;
 }

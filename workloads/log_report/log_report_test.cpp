@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "allocgate/gtest.h"
-#include "standard_library.h"
 #include "registry/seeded.h"
 #include "registry/sha256.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -29,8 +29,7 @@ TEST(LogReport, MatchesTheCaseStudysHash) {
 }
 
 TEST(LogReport, RendersTotalsSortedByPath) {
-  const std::vector<std::string> lines{"1.1.1.1 GET /b 200 5", "1.1.1.2 GET /a 200 7",
-                                       "1.1.1.3 GET /b 404 10"};
+  const std::vector<std::string> lines{"1.1.1.1 GET /b 200 5", "1.1.1.2 GET /a 200 7", "1.1.1.3 GET /b 404 10"};
   for (const Report& r : all_four(lines)) EXPECT_EQ(r.text, "/a 7\n/b 15\n");
 }
 
@@ -45,7 +44,7 @@ TEST(LogReport, MalformedLinesAreSkippedAndCountedAlike) {
       "1.1.1.1 GET /huge 200 99999999999999999999",  // overflows int64
       "1.1.1.1 GET /ok 200 9223372036854775807",     // overflows /ok's total
       "",
-      "1.1.1.1  GET /double-space 200 5",            // six fields, one empty
+      "1.1.1.1  GET /double-space 200 5",  // six fields, one empty
   };
   for (const Report& r : all_four(lines)) {
     EXPECT_EQ(r.text, "/ok 5\n");
@@ -55,14 +54,12 @@ TEST(LogReport, MalformedLinesAreSkippedAndCountedAlike) {
 
 // Random lines, most valid, many broken in every way the rule names.
 std::vector<std::string> random_log(allocgate::workloads::Seeded& random, std::size_t n) {
-  static const char* const kSizes[] = {"", "-1", "12a", "+3", "9223372036854775807",
-                                       "9223372036854775808", "0", "007"};
+  static const char* const kSizes[] = {"", "-1", "12a", "+3", "9223372036854775807", "9223372036854775808", "0", "007"};
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < n; ++i) {
-    std::string line = "10.0.0." + std::to_string(random.below(9)) + " GET /p" +
-                       std::to_string(random.below(60)) + " 200 ";
-    line += random.one_in(5) ? kSizes[random.below(std::size(kSizes))]
-                             : std::to_string(random.below(1'000'000));
+    std::string line =
+        "10.0.0." + std::to_string(random.below(9)) + " GET /p" + std::to_string(random.below(60)) + " 200 ";
+    line += random.one_in(5) ? kSizes[random.below(std::size(kSizes))] : std::to_string(random.below(1'000'000));
     if (random.one_in(20)) line += " extra";
     if (random.one_in(20)) line = line.substr(0, random.below(line.size() + 1));
     lines.push_back(line);

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "allocgate/gtest.h"
-#include "standard_library.h"
 #include "order_format.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -79,8 +79,8 @@ TEST(BufferPool, ManyThreadsShareOnePool) {
         a.buffer() = "thread " + std::to_string(t);
         b.buffer().assign(static_cast<std::size_t>(i % 100), 'b');
         ASSERT_TRUE(c.buffer().empty());
-        const std::string line = allocgate::workloads::order_format::format_pooled(
-            pool, {"ord-" + std::to_string(i), i / 100.0});
+        const std::string line =
+            allocgate::workloads::order_format::format_pooled(pool, {"ord-" + std::to_string(i), i / 100.0});
         ASSERT_EQ(line.rfind("order_id:ord-", 0), 0u);
       }
     });

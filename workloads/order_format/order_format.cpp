@@ -68,8 +68,7 @@ std::vector<Order> make_orders(std::size_t n) {
   std::vector<Order> orders;
   orders.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    const double amount =
-        i == 0 ? 249.99 : static_cast<double>(random.between(0, 100'000'000)) / 1000.0;
+    const double amount = i == 0 ? 249.99 : static_cast<double>(random.between(0, 100'000'000)) / 1000.0;
     orders.push_back(Order{"ord-" + std::to_string(98234 + i) + "-xyz", amount});
   }
   return orders;

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "allocgate/gtest.h"
-#include "standard_library.h"
 #include "registry/seeded.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -30,10 +30,10 @@ TEST(OrderFormat, FormatsTheCaseStudysOrder) {
 TEST(OrderFormat, RoundsLikeTheStreamIncludingTies) {
   // 0.125 and 2.675 are ties or near-ties in decimal; both sides round the
   // exact binary value, so 2.675 (really 2.67499999...) becomes 2.67.
-  for (const double amount : {0.125, 0.375, 2.675, 1.005, 0.005, -0.005, 1e21, 1e300, -0.0,
-                              std::numeric_limits<double>::max(), std::numeric_limits<double>::denorm_min(),
-                              std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-                              std::numeric_limits<double>::quiet_NaN()}) {
+  for (const double amount :
+       {0.125, 0.375, 2.675, 1.005, 0.005, -0.005, 1e21, 1e300, -0.0, std::numeric_limits<double>::max(),
+        std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     const Order order{"o", amount};
     EXPECT_EQ(appended(order), format_naive(order)) << amount;
   }
@@ -75,19 +75,26 @@ TEST(OrderFormat, FixedTwoWritesWhatToCharsWrites) {
     const char* const plain_end = std::to_chars(plain, plain + sizeof plain, amount, std::chars_format::fixed, 2).ptr;
     ASSERT_EQ(a, std::string_view(plain, static_cast<std::size_t>(plain_end - plain))) << amount;
   };
-  for (const double amount : {0.0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.375, 2147483647.995, 2147483648.0,
-                              -2147483647.99, 1e-300, std::numeric_limits<double>::infinity(),
-                              std::numeric_limits<double>::quiet_NaN()}) {
+  for (const double amount :
+       {0.0, -0.0, 0.004, -0.004, 0.005, 0.015, 0.125, 0.375, 2147483647.995, 2147483648.0, -2147483647.99, 1e-300,
+        std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     check(amount);
   }
   for (int i = 0; i < 200'000; ++i) {
     const double magnitude = std::ldexp(1.0, static_cast<int>(random.below(34)) - 1);
-    const double half_cent = (std::floor(static_cast<double>(random.below(1'000'000)) * magnitude / 1e6 * 100) + 0.5) / 100;
+    const double half_cent =
+        (std::floor(static_cast<double>(random.below(1'000'000)) * magnitude / 1e6 * 100) + 0.5) / 100;
     double amount;
     switch (random.below(4)) {
-      case 0: amount = half_cent; break;
-      case 1: amount = std::nextafter(half_cent, 0.0); break;
-      case 2: amount = std::nextafter(half_cent, 1e300); break;
+      case 0:
+        amount = half_cent;
+        break;
+      case 1:
+        amount = std::nextafter(half_cent, 0.0);
+        break;
+      case 2:
+        amount = std::nextafter(half_cent, 1e300);
+        break;
       default: {
         const std::uint64_t bits = random.below(0x7fefffffffffffffULL);
         std::memcpy(&amount, &bits, sizeof amount);

@@ -15,8 +15,7 @@ using order_format::Order;
 // measured allocations are the formatting function's own.
 class PerLineCase : public Case {
  public:
-  PerLineCase(std::size_t n, bool pooled)
-      : orders_(order_format::make_orders(n)), lines_(n), pooled_(pooled) {}
+  PerLineCase(std::size_t n, bool pooled) : orders_(order_format::make_orders(n)), lines_(n), pooled_(pooled) {}
   void run() override {
     for (std::size_t i = 0; i < orders_.size(); ++i) {
       lines_[i] = pooled_ ? order_format::format_pooled(order_format::default_pool(), orders_[i])

@@ -46,8 +46,8 @@ TEST(Registry, CasesAreEveryVariantAtEverySizeWithUniqueNames) {
   std::set<std::string> names;
   for (const auto& c : all_cases()) {
     EXPECT_TRUE(names.insert(c.name).second) << c.name;
-    EXPECT_EQ(c.name, std::string(c.workload->name) + "/" + std::string(c.variant->name) + "/" +
-                          std::to_string(c.size));
+    EXPECT_EQ(c.name,
+              std::string(c.workload->name) + "/" + std::string(c.variant->name) + "/" + std::to_string(c.size));
     EXPECT_EQ(find_case(c.name), &c);
   }
   EXPECT_NE(find_case("xml_listing/optimized/1000"), nullptr);

@@ -13,12 +13,18 @@ namespace allocgate::workloads::row_parse {
 
 std::string_view to_string(ParseError error) {
   switch (error) {
-    case ParseError::none: return "none";
-    case ParseError::short_line: return "short_line";
-    case ParseError::extra_field: return "extra_field";
-    case ParseError::empty_field: return "empty_field";
-    case ParseError::invalid_digit: return "invalid_digit";
-    case ParseError::overflow: return "overflow";
+    case ParseError::none:
+      return "none";
+    case ParseError::short_line:
+      return "short_line";
+    case ParseError::extra_field:
+      return "extra_field";
+    case ParseError::empty_field:
+      return "empty_field";
+    case ParseError::invalid_digit:
+      return "invalid_digit";
+    case ParseError::overflow:
+      return "overflow";
   }
   return "unknown";
 }
@@ -114,9 +120,12 @@ ParseError to_int(std::string_view line, std::string_view field, std::int64_t& v
   constexpr auto kMax = static_cast<std::uint64_t>(INT64_MAX);
   std::uint64_t magnitude = 0;
   switch (read_digits(line, field, negative ? kMax + 1 : kMax, magnitude)) {
-    case DigitsResult::not_digits: return ParseError::invalid_digit;
-    case DigitsResult::overflow: return ParseError::overflow;
-    case DigitsResult::ok: break;
+    case DigitsResult::not_digits:
+      return ParseError::invalid_digit;
+    case DigitsResult::overflow:
+      return ParseError::overflow;
+    case DigitsResult::ok:
+      break;
   }
   value = negative ? static_cast<std::int64_t>(0 - magnitude) : static_cast<std::int64_t>(magnitude);
   return ParseError::none;
@@ -125,8 +134,8 @@ ParseError to_int(std::string_view line, std::string_view field, std::int64_t& v
 // The fields once the two commas are found, any of them: both numbers, then
 // the path. Out of line, for the rows the common case below does not take.
 template <class Result>
-[[gnu::noinline]] ParseError read_any_fields(std::string_view line, const char* first_comma,
-                                             const char* second_comma, Result& row) {
+[[gnu::noinline]] ParseError read_any_fields(std::string_view line, const char* first_comma, const char* second_comma,
+                                             Result& row) {
   const char* const end = line.data() + line.size();
   const auto between = [](const char* from, const char* to) {
     return std::string_view(from, static_cast<std::size_t>(to - from));
@@ -191,17 +200,16 @@ ParseError parse(std::string_view line, Row& row) { return scan(line, row); }
 
 std::vector<std::string> make_lines(std::size_t n) {
   static constexpr std::string_view kPaths[] = {
-      "/v1/orders",          "/v1/orders/98234",     "/v1/users",           "/v1/users/42/profile",
-      "/v2/search?q=shoes",  "/v1/cart",             "/v1/checkout/confirm", "/healthz"};
+      "/v1/orders", "/v1/orders/98234",     "/v1/users", "/v1/users/42/profile", "/v2/search?q=shoes",
+      "/v1/cart",   "/v1/checkout/confirm", "/healthz"};
   Seeded random(4);
   std::vector<std::string> lines;
   lines.reserve(n);
   // The first is the case study's line, the one its Go version parses.
   if (n > 0) lines.emplace_back("1234,5678,/v1/orders");
   for (std::size_t i = 1; i < n; ++i) {
-    lines.push_back(std::to_string(random.between(1, 999'999)) + "," +
-                    std::to_string(random.between(0, 10'000'000)) + "," +
-                    std::string(kPaths[random.below(std::size(kPaths))]));
+    lines.push_back(std::to_string(random.between(1, 999'999)) + "," + std::to_string(random.between(0, 10'000'000)) +
+                    "," + std::string(kPaths[random.below(std::size(kPaths))]));
   }
   return lines;
 }

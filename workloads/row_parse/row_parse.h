@@ -59,7 +59,6 @@ std::vector<std::string> make_lines(std::size_t n);
 
 /// A parse result as one line of text, for comparing parsers byte for byte:
 /// "1234,5678,/v1/orders\n" or "error:short_line\n".
-void append_result(std::string& out, ParseError error, std::int64_t user_id, std::int64_t bytes,
-                   std::string_view path);
+void append_result(std::string& out, ParseError error, std::int64_t user_id, std::int64_t bytes, std::string_view path);
 
 }  // namespace allocgate::workloads::row_parse

@@ -92,8 +92,8 @@ TEST(RowParse, ErrorsAreCodes) {
 // The line may be the row's own path: the copy reads the path before it
 // changes the string it is in.
 TEST(RowParse, ParsesALineHeldInTheRowsOwnPath) {
-  for (const std::string line : {"1,2,abcd", "1234,5678,/v1/orders", "1234,5678,/v1/users/42/profile/x",
-                                 "-1,5678,/v1/users/42/profile/x"}) {
+  for (const std::string line :
+       {"1,2,abcd", "1234,5678,/v1/orders", "1234,5678,/v1/users/42/profile/x", "-1,5678,/v1/users/42/profile/x"}) {
     Row row;
     row.path.reserve(64);
     row.path = line;
@@ -105,9 +105,23 @@ TEST(RowParse, ParsesALineHeldInTheRowsOwnPath) {
 // Lines built from fragments that hit every rule: digits, signs, letters,
 // commas, long numbers, empty pieces.
 std::string random_line(allocgate::workloads::Seeded& random) {
-  static const char* const kPieces[] = {"0", "7", "42", "1234", "-", "+", "x", " ", ",", ",",
-                                        "/v1/orders", "/", "99999999999999999999", "9223372036854775807",
-                                        "-9223372036854775808", "\xc3\xa9", ""};
+  static const char* const kPieces[] = {"0",
+                                        "7",
+                                        "42",
+                                        "1234",
+                                        "-",
+                                        "+",
+                                        "x",
+                                        " ",
+                                        ",",
+                                        ",",
+                                        "/v1/orders",
+                                        "/",
+                                        "99999999999999999999",
+                                        "9223372036854775807",
+                                        "-9223372036854775808",
+                                        "\xc3\xa9",
+                                        ""};
   std::string line;
   const std::size_t pieces = random.below(9);
   for (std::size_t i = 0; i < pieces; ++i) line += kPieces[random.below(std::size(kPieces))];

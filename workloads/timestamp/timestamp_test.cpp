@@ -6,8 +6,8 @@
 #include <string>
 
 #include "allocgate/gtest.h"
-#include "standard_library.h"
 #include "registry/seeded.h"
+#include "standard_library.h"
 
 namespace {
 
@@ -53,8 +53,7 @@ TEST(Timestamp, KnownTimesInBothLayouts) {
 }
 
 TEST(Timestamp, YearsOutsideFourDigitsAreErrorsNotOverruns) {
-  for (const long long ms : {day_ms(10000, 1, 1), day_ms(-1, 12, 31) + 86'399'999,
-                             day_ms(-200000, 1, 1)}) {
+  for (const long long ms : {day_ms(10000, 1, 1), day_ms(-1, 12, 31) + 86'399'999, day_ms(-200000, 1, 1)}) {
     std::array<char, 32> buf;
     buf.fill('#');
     const auto result = format_to(buf.data(), buf.data() + buf.size(), at(ms), Layout::milliseconds);

@@ -6,22 +6,30 @@ namespace allocgate::workloads::xml_listing {
 namespace {
 
 constexpr std::string_view kDeclaration = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-constexpr std::string_view kRootOpen =
-    "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">";
+constexpr std::string_view kRootOpen = "<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">";
 constexpr std::string_view kRootClose = "</ListBucketResult>";
 
 // The replacement for c, or an empty view when c stands for itself.
 constexpr std::string_view entity(char c) {
   switch (c) {
-    case '&': return "&amp;";
-    case '<': return "&lt;";
-    case '>': return "&gt;";
-    case '"': return "&quot;";
-    case '\'': return "&apos;";
-    case '\t': return "&#x9;";
-    case '\n': return "&#xA;";
-    case '\r': return "&#xD;";
-    default: return {};
+    case '&':
+      return "&amp;";
+    case '<':
+      return "&lt;";
+    case '>':
+      return "&gt;";
+    case '"':
+      return "&quot;";
+    case '\'':
+      return "&apos;";
+    case '\t':
+      return "&#x9;";
+    case '\n':
+      return "&#xA;";
+    case '\r':
+      return "&#xD;";
+    default:
+      return {};
   }
 }
 
@@ -140,8 +148,7 @@ bool render(const Listing& listing, std::string& out) {
     append_text_element<"Key">(out, o.key);
     // The timestamp goes through a stack buffer, never a string.
     char time[32];
-    const auto [end, ec] =
-        rfc3339::format_to(time, time + sizeof time, o.last_modified, rfc3339::Layout::milliseconds);
+    const auto [end, ec] = rfc3339::format_to(time, time + sizeof time, o.last_modified, rfc3339::Layout::milliseconds);
     if (ec != std::errc{}) return false;
     out.append("<LastModified>");
     out.append(time, end);
@@ -164,12 +171,10 @@ Listing make_listing(std::size_t n) {
   listing.objects.reserve(n);
   const rfc3339::TimePoint first{std::chrono::milliseconds{1'796'032'318'123}};
   for (std::size_t i = 0; i < n; ++i) {
-    listing.objects.push_back(Object{
-        "photos/2026/album-" + std::to_string(i % 17) + "/img&" + std::to_string(i) + ".jpg",
-        first + std::chrono::seconds{static_cast<long long>(i)},
-        "\"d41d8cd98f00b204e9800998ecf8427e\"",
-        1000 + 7 * static_cast<std::uint64_t>(i),
-        "STANDARD"});
+    listing.objects.push_back(
+        Object{"photos/2026/album-" + std::to_string(i % 17) + "/img&" + std::to_string(i) + ".jpg",
+               first + std::chrono::seconds{static_cast<long long>(i)}, "\"d41d8cd98f00b204e9800998ecf8427e\"",
+               1000 + 7 * static_cast<std::uint64_t>(i), "STANDARD"});
   }
   return listing;
 }

@@ -43,8 +43,7 @@ TEST(XmlListing, RendersTheS3Response) {
 
 TEST(XmlListing, EscapesAsS3Does) {
   const std::string key = "a&b<c>d\"e'f\tg\nh\ri caf\xc3\xa9 \xe5\x86\x99\xe7\x9c\x9f";
-  const std::string expected =
-      "a&amp;b&lt;c&gt;d&quot;e&apos;f&#x9;g&#xA;h&#xD;i caf\xc3\xa9 \xe5\x86\x99\xe7\x9c\x9f";
+  const std::string expected = "a&amp;b&lt;c&gt;d&quot;e&apos;f&#x9;g&#xA;h&#xD;i caf\xc3\xa9 \xe5\x86\x99\xe7\x9c\x9f";
   EXPECT_EQ(escape_naive(key), expected);
   std::string out;
   append_escaped(out, key);
@@ -62,8 +61,23 @@ TEST(XmlListing, ATimeOutsideFourDigitYearsIsAnError) {
 // Keys drawn from ASCII, the five XML specials, tab/newline/return and
 // multi-byte UTF-8, for the equivalence and round-trip tests.
 Listing random_listing(allocgate::workloads::Seeded& random, std::size_t n) {
-  static const char* const kPieces[] = {"a", "Z", "9", "/", "&", "<", ">", "\"", "'", " ", "\t",
-                                        "\n", "\r", "\xc3\xa9", "\xe5\x86\x99", "\xf0\x9f\x93\xb7", "-"};
+  static const char* const kPieces[] = {"a",
+                                        "Z",
+                                        "9",
+                                        "/",
+                                        "&",
+                                        "<",
+                                        ">",
+                                        "\"",
+                                        "'",
+                                        " ",
+                                        "\t",
+                                        "\n",
+                                        "\r",
+                                        "\xc3\xa9",
+                                        "\xe5\x86\x99",
+                                        "\xf0\x9f\x93\xb7",
+                                        "-"};
   Listing listing;
   listing.bucket = "b&<>";
   listing.prefix = "p'\"";
@@ -77,8 +91,8 @@ Listing random_listing(allocgate::workloads::Seeded& random, std::size_t n) {
     std::string etag = "\"";  // built by appends: GCC 12 warns falsely on "\"" + string
     etag += std::to_string(random.below(1'000'000));
     etag += '"';
-    listing.objects.push_back(Object{key, t, etag,
-                                     random.below(1ULL << 62), random.one_in(3) ? "GLACIER" : "STANDARD"});
+    listing.objects.push_back(
+        Object{key, t, etag, random.below(1ULL << 62), random.one_in(3) ? "GLACIER" : "STANDARD"});
   }
   return listing;
 }
@@ -116,7 +130,8 @@ TEST(XmlListing, ARealXmlParserReadsBackEveryKeyTimeAndSize) {
   ASSERT_STREQ(reinterpret_cast<const char*>(root->name), "ListBucketResult");
   std::size_t i = 0;
   for (xmlNode* node = root->children; node != nullptr; node = node->next) {
-    if (node->type != XML_ELEMENT_NODE || std::string_view(reinterpret_cast<const char*>(node->name)) != "Contents") continue;
+    if (node->type != XML_ELEMENT_NODE || std::string_view(reinterpret_cast<const char*>(node->name)) != "Contents")
+      continue;
     ASSERT_LT(i, listing.objects.size());
     const Object& o = listing.objects[i++];
     for (xmlNode* field = node->children; field != nullptr; field = field->next) {

@@ -37,8 +37,8 @@ enum class Bound {
 };
 
 /// The predicate behind the macros; usable directly with EXPECT_TRUE.
-::testing::AssertionResult check(const char* statement, const AllocationStats& measured,
-                                 Bound bound, std::uint64_t expected);
+::testing::AssertionResult check(const char* statement, const AllocationStats& measured, Bound bound,
+                                 std::uint64_t expected);
 
 /// A statement's figures and the stacks of its allocations.
 /// Deletes the capture while paused, as it was made: the assertion's own
@@ -70,32 +70,28 @@ MeasuredStatement measure_statement(Fn&& fn) {
 }
 
 /// As check(), and on failure also lists the top five sites.
-::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured,
-                                 Bound bound, std::uint64_t expected);
+::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured, Bound bound,
+                                 std::uint64_t expected);
 
 /// The check behind EXPECT_ALLOCATIONS_WITHIN_BOUNDS: the statement against
 /// the bound recorded for `name` under `toolchain` in the bounds file
 /// ($ALLOCGATE_BOUNDS, else `default_file`), the same file and format the
 /// gate reads. With ALLOCGATE_UPDATE=1 in the environment it records a missing
 /// bound and tightens a higher one (never loosens), under a lock.
-::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured,
-                                          const char* name, const char* toolchain, const char* default_file);
+::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured, const char* name,
+                                          const char* toolchain, const char* default_file);
 
 namespace detail {
 /// Fails the running test; installed as the ForbidAllocations handler.
 void fail_current_test(const ForbiddenAllocations& seen);
-inline const bool forbidden_handler_installed =
-    (set_forbidden_allocation_handler(&fail_current_test), true);
+inline const bool forbidden_handler_installed = (set_forbidden_allocation_handler(&fail_current_test), true);
 }  // namespace detail
 
 }  // namespace allocgate::testing
 
-#define ALLOCGATE_TEST_ALLOCATIONS_(statement, bound, expected, on_failure)               \
-  GTEST_ASSERT_(::allocgate::testing::check(#statement, ::allocgate::testing::measure_statement([&] { \
-                                              statement;                                 \
-                                            }),                                          \
-                                            ::allocgate::testing::Bound::bound,          \
-                                            static_cast<std::uint64_t>(expected)),       \
+#define ALLOCGATE_TEST_ALLOCATIONS_(statement, bound, expected, on_failure)                                            \
+  GTEST_ASSERT_(::allocgate::testing::check(#statement, ::allocgate::testing::measure_statement([&] { statement; }),   \
+                                            ::allocgate::testing::Bound::bound, static_cast<std::uint64_t>(expected)), \
                 on_failure)
 
 /// The statement makes exactly n allocations.
@@ -119,12 +115,11 @@ inline const bool forbidden_handler_installed =
 #ifndef ALLOCGATE_BOUNDS_FILE
 #define ALLOCGATE_BOUNDS_FILE ""
 #endif
-#define ALLOCGATE_TEST_RECORDED_(name, statement, on_failure)                                         \
-  GTEST_ASSERT_(::allocgate::testing::check_recorded(#statement, ::allocgate::testing::measure_statement([&] { \
-                                                       statement;                                     \
-                                                     }),                                              \
-                                                     name, ::allocgate::kToolchain, ALLOCGATE_BOUNDS_FILE), \
-                on_failure)
+#define ALLOCGATE_TEST_RECORDED_(name, statement, on_failure)                                                       \
+  GTEST_ASSERT_(                                                                                                    \
+      ::allocgate::testing::check_recorded(#statement, ::allocgate::testing::measure_statement([&] { statement; }), \
+                                           name, ::allocgate::kToolchain, ALLOCGATE_BOUNDS_FILE),                   \
+      on_failure)
 #define EXPECT_ALLOCATIONS_WITHIN_BOUNDS(name, statement) \
   ALLOCGATE_TEST_RECORDED_(name, statement, GTEST_NONFATAL_FAILURE_)
 #define ASSERT_ALLOCATIONS_WITHIN_BOUNDS(name, statement) \

@@ -14,6 +14,6 @@ inline constexpr const char* kPeakBytes = "peak_bytes";
 
 // --- context: what built the binary --------------------------------------------
 inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build
-inline constexpr const char* kHookLive = "allocgate_hook_live";  ///< "true": allocations were counted
+inline constexpr const char* kHookLive = "allocgate_hook_live";   ///< "true": allocations were counted
 
 }  // namespace allocgate::keys

@@ -36,8 +36,8 @@ struct StackSample {
 struct SiteProfile {
   std::uint64_t allocations = 0;  ///< allocations captured
   std::uint64_t bytes = 0;
-  std::uint64_t dropped = 0;      ///< allocations whose stack did not fit the table
-  std::vector<Site> sites;        ///< most allocations first
+  std::uint64_t dropped = 0;  ///< allocations whose stack did not fit the table
+  std::vector<Site> sites;    ///< most allocations first
   std::vector<StackSample> stacks;
 
   /// Sites by bytes, most first.

@@ -44,11 +44,14 @@ inline constexpr ToolchainKey kToolchainKey = make_toolchain_key(
     "unknown-compiler"
 #endif
 #if defined(_LIBCPP_VERSION)
-    "-libc++-", _LIBCPP_VERSION >= 100000 ? _LIBCPP_VERSION / 10000 : _LIBCPP_VERSION / 1000
+        "-libc++-",
+    _LIBCPP_VERSION >= 100000 ? _LIBCPP_VERSION / 10000 : _LIBCPP_VERSION / 1000
 #elif defined(_GLIBCXX_RELEASE)
-    "-libstdc++-", _GLIBCXX_RELEASE
+        "-libstdc++-",
+    _GLIBCXX_RELEASE
 #else
-    "-unknown-stdlib", -1
+    "-unknown-stdlib",
+    -1
 #endif
 );
 

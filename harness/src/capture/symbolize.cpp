@@ -47,7 +47,8 @@ std::string without_return_type(std::string name) {
   std::size_t last_space = std::string::npos;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
-    if (depth == 0 && name.compare(i, 8, "operator") == 0 && (i == 0 || name[i - 1] == ' ' || name[i - 1] == ':')) break;
+    if (depth == 0 && name.compare(i, 8, "operator") == 0 && (i == 0 || name[i - 1] == ' ' || name[i - 1] == ':'))
+      break;
     if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
     if ((c == '>' || c == ')' || c == ']' || c == '}') && depth > 0) --depth;
     if (c == ' ' && depth == 0) last_space = i;
@@ -235,7 +236,8 @@ class Symbolizer {
     if (file.empty()) return r;
     if (under(built_in)) {
       r.tree = built_in.size();
-    } else if (const std::string& own = source_tree_of(std::filesystem::path(file).parent_path().string()); under(own)) {
+    } else if (const std::string& own = source_tree_of(std::filesystem::path(file).parent_path().string());
+               under(own)) {
       r.tree = own.size();
     }
     return r;
@@ -413,8 +415,8 @@ class Symbolizer {
           file = path(dwarf_filesrc(files, value, nullptr, nullptr), comp_dir);
         }
       } else if (tag == DW_TAG_subprogram) {  // DWARF's name for a stripped binary
-        frames.push_back(resolve(symbol != nullptr ? symbol_name : die_name(&scope), file, static_cast<unsigned>(line),
-                                 built_in));
+        frames.push_back(
+            resolve(symbol != nullptr ? symbol_name : die_name(&scope), file, static_cast<unsigned>(line), built_in));
         break;
       }
     }
@@ -484,7 +486,8 @@ bool is_runner(const SiteFrame& f) {
   }
   // The C library's start of the program, whose own line tables may be there
   // when the program's are not: never where an allocation comes from.
-  for (const char* start : {"__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl", "_start", "main"}) {
+  for (const char* start :
+       {"__libc_start_call_main", "__libc_start_main", "__libc_start_main_impl", "_start", "main"}) {
     if (f.function == start) return true;
   }
   return false;
@@ -538,7 +541,7 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     const detail::CapturedStack& captured = table_->slots[i];
     if (captured.hash == 0) continue;
     std::vector<SiteFrame> innermost_first;
-    std::vector<bool> in_executable;  // beside innermost_first
+    std::vector<bool> in_executable;                      // beside innermost_first
     for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
       for (const ResolvedFrame& frame : symbolizer.frames_at(captured.frames[f])) {
         innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
@@ -568,7 +571,8 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     if (inserted) profile.sites.push_back(Site{where, 0, 0});
     profile.sites[it->second].count += captured.count;
     profile.sites[it->second].bytes += captured.bytes;
-    profile.stacks.push_back(StackSample{{innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes});
+    profile.stacks.push_back(
+        StackSample{{innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes});
     profile.allocations += captured.count;
     profile.bytes += captured.bytes;
   }
@@ -591,8 +595,8 @@ void SiteProfile::merge(const SiteProfile& other) {
     }
   }
   for (const StackSample& stack : other.stacks) {
-    const auto it = std::find_if(stacks.begin(), stacks.end(),
-                                 [&](const StackSample& s) { return s.frames == stack.frames; });
+    const auto it =
+        std::find_if(stacks.begin(), stacks.end(), [&](const StackSample& s) { return s.frames == stack.frames; });
     if (it == stacks.end()) {
       stacks.push_back(stack);
     } else {

@@ -111,10 +111,16 @@ class Reader {
     std::uint64_t value = 0;
     if (!value_of_format(encoding, value)) return false;
     switch (encoding & 0x70) {
-      case kPeAbsptr: break;
-      case kPePcrel: value += here; break;
-      case kPeDatarel: value += data_base; break;
-      default: return false;
+      case kPeAbsptr:
+        break;
+      case kPePcrel:
+        value += here;
+        break;
+      case kPeDatarel:
+        value += data_base;
+        break;
+      default:
+        return false;
     }
     if (encoding & kPeIndirect) std::memcpy(&value, reinterpret_cast<const void*>(value), sizeof value);
     out = static_cast<std::uintptr_t>(value);
@@ -137,15 +143,32 @@ class Reader {
   bool value_of_format(std::uint8_t encoding, std::uint64_t& value) {
     switch (encoding & 0x0f) {
       case kPeAbsptr:
-      case kPeUdata8: value = fixed<std::uint64_t>(); return true;
-      case kPeUleb128: value = uleb(); return true;
-      case kPeUdata2: value = fixed<std::uint16_t>(); return true;
-      case kPeUdata4: value = fixed<std::uint32_t>(); return true;
-      case kPeSleb128: value = static_cast<std::uint64_t>(sleb()); return true;
-      case kPeSdata2: value = static_cast<std::uint64_t>(std::int64_t{fixed<std::int16_t>()}); return true;
-      case kPeSdata4: value = static_cast<std::uint64_t>(std::int64_t{fixed<std::int32_t>()}); return true;
-      case kPeSdata8: value = fixed<std::uint64_t>(); return true;
-      default: return false;
+      case kPeUdata8:
+        value = fixed<std::uint64_t>();
+        return true;
+      case kPeUleb128:
+        value = uleb();
+        return true;
+      case kPeUdata2:
+        value = fixed<std::uint16_t>();
+        return true;
+      case kPeUdata4:
+        value = fixed<std::uint32_t>();
+        return true;
+      case kPeSleb128:
+        value = static_cast<std::uint64_t>(sleb());
+        return true;
+      case kPeSdata2:
+        value = static_cast<std::uint64_t>(std::int64_t{fixed<std::int16_t>()});
+        return true;
+      case kPeSdata4:
+        value = static_cast<std::uint64_t>(std::int64_t{fixed<std::int32_t>()});
+        return true;
+      case kPeSdata8:
+        value = fixed<std::uint64_t>();
+        return true;
+      default:
+        return false;
     }
   }
 
@@ -232,15 +255,22 @@ bool read_cie(const std::uint8_t* cie, CommonInformation& out) {
     const std::uint8_t* data_end = in.position() + size;
     for (const char* a = augmentation + 1; *a != '\0'; ++a) {
       switch (*a) {
-        case 'L': in.u8(); break;
-        case 'R': out.fde_encoding = in.u8(); break;
-        case 'S': out.signal_frame = true; break;
+        case 'L':
+          in.u8();
+          break;
+        case 'R':
+          out.fde_encoding = in.u8();
+          break;
+        case 'S':
+          out.signal_frame = true;
+          break;
         case 'P': {
           std::uint64_t ignored;
           if (!in.value_of_format(in.u8(), ignored)) return false;
           break;
         }
-        default: break;  // the size says where the data ends anyway
+        default:
+          break;  // the size says where the data ends anyway
       }
     }
     in.seek(data_end);
@@ -316,10 +346,12 @@ bool run_instructions(Reader in, const std::uint8_t* end, const CommonInformatio
       case kCfaRestore:
         restore(operand);
         continue;
-      default: break;
+      default:
+        break;
     }
     switch (op) {
-      case kCfaNop: break;
+      case kCfaNop:
+        break;
       case kCfaSetLoc: {
         std::uintptr_t to = 0;
         if (!in.encoded(cie.fde_encoding, 0, to)) return false;
@@ -351,9 +383,15 @@ bool run_instructions(Reader in, const std::uint8_t* end, const CommonInformatio
         set(reg, RegisterRule::kAtCfaOffset, -static_cast<std::int64_t>(in.uleb()) * cie.data_alignment);
         break;
       }
-      case kCfaRestoreExtended: restore(in.uleb()); break;
-      case kCfaUndefined: set(in.uleb(), RegisterRule::kUndefined, 0); break;
-      case kCfaSameValue: set(in.uleb(), RegisterRule::kSameValue, 0); break;
+      case kCfaRestoreExtended:
+        restore(in.uleb());
+        break;
+      case kCfaUndefined:
+        set(in.uleb(), RegisterRule::kUndefined, 0);
+        break;
+      case kCfaSameValue:
+        set(in.uleb(), RegisterRule::kSameValue, 0);
+        break;
       case kCfaRegister: {
         const std::uint64_t reg = in.uleb();
         in.uleb();
@@ -396,14 +434,21 @@ bool run_instructions(Reader in, const std::uint8_t* end, const CommonInformatio
         row.cfa_register = in.uleb();
         row.cfa_is_expression = false;
         break;
-      case kCfaDefCfaOffset: row.cfa_offset = static_cast<std::int64_t>(in.uleb()); break;
-      case kCfaDefCfaOffsetSf: row.cfa_offset = in.sleb() * cie.data_alignment; break;
+      case kCfaDefCfaOffset:
+        row.cfa_offset = static_cast<std::int64_t>(in.uleb());
+        break;
+      case kCfaDefCfaOffsetSf:
+        row.cfa_offset = in.sleb() * cie.data_alignment;
+        break;
       case kCfaDefCfaExpression:
         in.skip(in.uleb());
         row.cfa_is_expression = true;
         break;
-      case kCfaGnuArgsSize: in.uleb(); break;
-      default: return false;
+      case kCfaGnuArgsSize:
+        in.uleb();
+        break;
+      default:
+        return false;
     }
   }
   return true;
@@ -433,7 +478,7 @@ FrameRule work_out_rule(std::uintptr_t return_address) {
   std::uintptr_t begin = 0;
   std::uint64_t range = 0;
   if (!in.encoded(cie.fde_encoding, 0, begin) || !in.value_of_format(cie.fde_encoding, range)) return rule;
-  if (pc < begin || pc - begin >= range) return rule;  // between functions: code without a table
+  if (pc < begin || pc - begin >= range) return rule;     // between functions: code without a table
   if (cie.fde_has_augmentation_data) in.skip(in.uleb());  // its size, then the LSDA
 
   Row initial;
@@ -450,9 +495,13 @@ FrameRule work_out_rule(std::uintptr_t return_address) {
   std::int64_t frame_pointer_offset = 0;
   switch (row.frame_pointer.how) {
     case RegisterRule::kSameValue:
-    case RegisterRule::kUndefined: break;  // libgcc leaves it as it is too
-    case RegisterRule::kAtCfaOffset: frame_pointer_offset = row.frame_pointer.offset; break;
-    case RegisterRule::kOther: return rule;
+    case RegisterRule::kUndefined:
+      break;  // libgcc leaves it as it is too
+    case RegisterRule::kAtCfaOffset:
+      frame_pointer_offset = row.frame_pointer.offset;
+      break;
+    case RegisterRule::kOther:
+      return rule;
   }
   if (!fits_int32(row.cfa_offset) || !fits_int32(row.return_address.offset) || !fits_int32(frame_pointer_offset) ||
       (row.frame_pointer.how == RegisterRule::kAtCfaOffset && frame_pointer_offset == 0)) {
@@ -593,8 +642,8 @@ void finish_anchor(StackAnchor& anchor, int depth) noexcept {
 
 }  // namespace
 
-__attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames, int max_frames,
-                                                                   FrameRuleCache& cache, std::uint64_t& hash) noexcept {
+__attribute__((noinline, no_sanitize("address"))) int unwind_stack(void** frames, int max_frames, FrameRuleCache& cache,
+                                                                   std::uint64_t& hash) noexcept {
   if (max_frames > kMaxUnwindFrames) max_frames = kMaxUnwindFrames;
   std::uintptr_t pc, sp, fp;
   asm volatile("leaq 0(%%rip), %0\n\tmovq %%rsp, %1\n\tmovq %%rbp, %2" : "=r"(pc), "=r"(sp), "=r"(fp));

@@ -57,10 +57,10 @@ struct StackAnchor {
     const FrameRule* rule = nullptr;  // null: an uncached rule, not compared
     std::uintptr_t sp = 0;
     std::uintptr_t fp = 0;
-    bool uses_fp = false;      // this level's CFA is fp + offset
-    bool restores_fp = false;  // this level loads fp from the stack
-    bool needs_fp = false;     // the walk from here reads fp before it restores it
-    int first_word = 0;        // words[first_word, word_count) were read from here on
+    bool uses_fp = false;           // this level's CFA is fp + offset
+    bool restores_fp = false;       // this level loads fp from the stack
+    bool needs_fp = false;          // the walk from here reads fp before it restores it
+    int first_word = 0;             // words[first_word, word_count) were read from here on
     std::uint64_t suffix_hash = 0;  // hash_frames() of frames[this level, depth)
   };
   struct Word {
@@ -79,9 +79,9 @@ struct StackAnchor {
 /// worked out, just not kept.
 struct FrameRuleCache {
   FrameRule* slots = nullptr;
-  std::size_t capacity = 0;  // a power of two, or 0 for no cache
-  std::uint64_t fallbacks = 0;  // stacks handed to backtrace()
-  FrameRule* own = nullptr;      // unwind_stack's own frame's rule, once cached
+  std::size_t capacity = 0;             // a power of two, or 0 for no cache
+  std::uint64_t fallbacks = 0;          // stacks handed to backtrace()
+  FrameRule* own = nullptr;             // unwind_stack's own frame's rule, once cached
   const StackAnchor* anchor = nullptr;  // set by anchor_stack()
   std::uint64_t joins = 0;              // stacks that took the anchor's frames
   std::uint64_t stale_levels = 0;       // levels met in their state, words changed

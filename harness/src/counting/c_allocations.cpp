@@ -22,9 +22,9 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "counting/thread_state.h"
 
@@ -141,15 +141,21 @@ bool valid_alignment(std::size_t align) noexcept {
 extern "C" {
 
 // operator new's route to the C allocator: uncounted here, operator new counts it.
-void* allocgate_new_malloc(std::size_t size) noexcept { return call_next([&](const NextAllocator& n) { return n.malloc(size); }); }
-void allocgate_new_free(void* p) noexcept { call_next([&](const NextAllocator& n) { return n.free(p); }); }
+void* allocgate_new_malloc(std::size_t size) noexcept {
+  return call_next([&](const NextAllocator& n) { return n.malloc(size); });
+}
+void allocgate_new_free(void* p) noexcept {
+  call_next([&](const NextAllocator& n) { return n.free(p); });
+}
 int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept {
   *p = call_next([&](const NextAllocator& n) { return n.memalign(align, size); });
   return *p != nullptr ? 0 : ENOMEM;
 }
 extern const bool allocgate_c_allocations_linked = true;
 
-void* malloc(std::size_t size) noexcept { return counted(call_next([&](const NextAllocator& n) { return n.malloc(size); }), size); }
+void* malloc(std::size_t size) noexcept {
+  return counted(call_next([&](const NextAllocator& n) { return n.malloc(size); }), size);
+}
 
 void* calloc(std::size_t count, std::size_t size) noexcept {
   void* p = call_next([&](const NextAllocator& n) { return n.calloc(count, size); });
@@ -178,8 +184,12 @@ int posix_memalign(void** out, std::size_t align, std::size_t size) noexcept {
   return 0;
 }
 
-void* aligned_alloc(std::size_t align, std::size_t size) noexcept { return counted(call_next([&](const NextAllocator& n) { return n.memalign(align, size); }), size); }
-void* memalign(std::size_t align, std::size_t size) noexcept { return counted(call_next([&](const NextAllocator& n) { return n.memalign(align, size); }), size); }
+void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  return counted(call_next([&](const NextAllocator& n) { return n.memalign(align, size); }), size);
+}
+void* memalign(std::size_t align, std::size_t size) noexcept {
+  return counted(call_next([&](const NextAllocator& n) { return n.memalign(align, size); }), size);
+}
 void* valloc(std::size_t size) noexcept { return counted(__libc_valloc(size), size); }
 void* pvalloc(std::size_t size) noexcept { return counted(__libc_pvalloc(size), size); }
 

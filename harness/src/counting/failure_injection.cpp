@@ -33,8 +33,8 @@ bool InjectAllocationFailure::fired() const noexcept { return detail::thread_sta
 
 namespace detail {
 void throw_sweep_limit(std::uint64_t max_points) {
-  throw std::runtime_error("allocgate::fail_each_allocation: fn still allocates after " +
-                           std::to_string(max_points) + " injected failures");
+  throw std::runtime_error("allocgate::fail_each_allocation: fn still allocates after " + std::to_string(max_points) +
+                           " injected failures");
 }
 }  // namespace detail
 

@@ -16,10 +16,8 @@ void print_and_abort(const ForbiddenAllocations& seen) {
   // fprintf to stderr does not allocate through operator new.
   std::fprintf(stderr,
                "allocgate: %" PRIu64 " allocation(s) of %" PRIu64
-               " bytes in the scope of ForbidAllocations at %s:%u (the first of %" PRIu64
-               " bytes)\n",
-               seen.count, seen.bytes, seen.guard_file, static_cast<unsigned>(seen.guard_line),
-               seen.first_size);
+               " bytes in the scope of ForbidAllocations at %s:%u (the first of %" PRIu64 " bytes)\n",
+               seen.count, seen.bytes, seen.guard_file, static_cast<unsigned>(seen.guard_line), seen.first_size);
   std::abort();
 }
 
@@ -27,8 +25,7 @@ std::atomic<ForbiddenAllocationHandler> g_handler{&print_and_abort};
 
 }  // namespace
 
-ForbiddenAllocationHandler set_forbidden_allocation_handler(
-    ForbiddenAllocationHandler handler) noexcept {
+ForbiddenAllocationHandler set_forbidden_allocation_handler(ForbiddenAllocationHandler handler) noexcept {
   return g_handler.exchange(handler != nullptr ? handler : &print_and_abort);
 }
 
@@ -46,8 +43,7 @@ ForbidAllocations::~ForbidAllocations() {
   // Report what no inner guard has reported yet, and mark it reported.
   const std::uint64_t unreported = t.forbidden_allocations - t.forbidden_reported;
   if (unreported == 0) return;
-  const ForbiddenAllocations seen{unreported, t.forbidden_bytes, t.first_forbidden_size,
-                                  where_.file, where_.line};
+  const ForbiddenAllocations seen{unreported, t.forbidden_bytes, t.first_forbidden_size, where_.file, where_.line};
   t.forbidden_reported = t.forbidden_allocations;
   t.forbidden_bytes = 0;
   g_handler.load()(seen);

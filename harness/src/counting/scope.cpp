@@ -55,8 +55,8 @@ AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
   return s;
 }
 
-AllocationStats difference(const AllocationStats& now, const AllocationStats& start,
-                           std::int64_t peak, std::int64_t start_live) noexcept {
+AllocationStats difference(const AllocationStats& now, const AllocationStats& start, std::int64_t peak,
+                           std::int64_t start_live) noexcept {
   const std::int64_t peak_above_start = peak - start_live;
   AllocationStats d{.allocations = now.allocations - start.allocations,
                     .deallocations = now.deallocations - start.deallocations,
@@ -81,9 +81,8 @@ std::mutex g_process_scopes;
 // it would hang the child's first scope. The handlers hold it across fork(),
 // so that both sides start with it free. Registered while the program starts,
 // single-threaded: registering on first use could itself race a fork.
-[[maybe_unused]] const int g_fork_handlers = pthread_atfork([] { g_process_scopes.lock(); },
-                                                            [] { g_process_scopes.unlock(); },
-                                                            [] { g_process_scopes.unlock(); });
+[[maybe_unused]] const int g_fork_handlers = pthread_atfork(
+    [] { g_process_scopes.lock(); }, [] { g_process_scopes.unlock(); }, [] { g_process_scopes.unlock(); });
 
 // Calls operator new through a volatile pointer so that no compiler can
 // elide the pair (clang removes new/delete pairs it can see).
@@ -176,8 +175,7 @@ ProcessAllocationScope::ProcessAllocationScope() {
 ProcessAllocationScope::~ProcessAllocationScope() {
   detail::ProcessCounters& c = detail::process_counters();
   std::int64_t seen = c.peak_live_bytes.load(std::memory_order_relaxed);
-  while (outer_peak_ > seen &&
-         !c.peak_live_bytes.compare_exchange_weak(seen, outer_peak_, std::memory_order_relaxed)) {
+  while (outer_peak_ > seen && !c.peak_live_bytes.compare_exchange_weak(seen, outer_peak_, std::memory_order_relaxed)) {
   }
   std::lock_guard lock(g_process_scopes);
   if (--c.open_scopes == 0) {
@@ -187,13 +185,12 @@ ProcessAllocationScope::~ProcessAllocationScope() {
 
 AllocationStats ProcessAllocationScope::stats() const noexcept {
   const detail::ProcessCounters& c = detail::process_counters();
-  return difference(snapshot(c), start_, c.peak_live_bytes.load(std::memory_order_relaxed),
-                    start_live_);
+  return difference(snapshot(c), start_, c.peak_live_bytes.load(std::memory_order_relaxed), start_live_);
 }
 
 SizeTracking size_tracking() noexcept {
   return detail::hook_flags().load(std::memory_order_relaxed) & detail::kBlockHeaders ? SizeTracking::block_headers
-                                                                                       : SizeTracking::sized_delete;
+                                                                                      : SizeTracking::sized_delete;
 }
 
 // --- printing ---------------------------------------------------------------
@@ -208,8 +205,8 @@ std::ostream& operator<<(std::ostream& out, const AllocationStats& s) {
         << (s.unsized_deallocations == 1 ? "" : "s") << " of unknown size)";
   }
   if (s.c) {
-    out << "; C: " << s.c->allocations << " malloc(s) of " << s.c->bytes_allocated << " bytes, "
-        << s.c->deallocations << " free(s)";
+    out << "; C: " << s.c->allocations << " malloc(s) of " << s.c->bytes_allocated << " bytes, " << s.c->deallocations
+        << " free(s)";
   }
   return out;
 }

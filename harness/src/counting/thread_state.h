@@ -16,12 +16,12 @@ namespace allocgate::detail {
 struct ThreadCounters {
   std::uint64_t allocations = 0;
   std::uint64_t deallocations = 0;
-  std::uint64_t bytes_allocated = 0;  // bytes requested from operator new
-  std::uint64_t bytes_freed = 0;      // requested size of the blocks freed
-                                      // whose size the hook knew
+  std::uint64_t bytes_allocated = 0;        // bytes requested from operator new
+  std::uint64_t bytes_freed = 0;            // requested size of the blocks freed
+                                            // whose size the hook knew
   std::uint64_t unsized_deallocations = 0;  // frees whose size it did not
-  std::int64_t peak_live_bytes = 0;   // high-water mark of live_bytes(), reset
-                                      // by each scope and restored when it ends
+  std::int64_t peak_live_bytes = 0;         // high-water mark of live_bytes(), reset
+                                            // by each scope and restored when it ends
 
   // Derived rather than kept, so that a free updates two counters, not three.
   // Negative when this thread frees others' blocks.
@@ -154,4 +154,3 @@ extern "C" const bool allocgate_c_allocations_linked;
 extern "C" void* allocgate_new_malloc(std::size_t size) noexcept;
 extern "C" void allocgate_new_free(void* p) noexcept;
 extern "C" int allocgate_new_memalign(void** p, std::size_t align, std::size_t size) noexcept;
-

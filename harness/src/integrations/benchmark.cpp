@@ -12,9 +12,9 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/toolchain.h"
+#include "format.h"
 #include "integrations/benchmark_loop.h"
 #include "integrations/benchmark_sites.h"
-#include "format.h"
 
 namespace allocgate::benchmark {
 

@@ -29,12 +29,12 @@
 // symbol) declares real::name, Google Benchmark's function (a member function
 // is called as a function whose first argument is `this`), and wrapped::name,
 // the one the program's calls reach instead.
-#define ALLOCGATE_WRAPPED(name, parameters, symbol)                                    \
-  namespace allocgate::benchmark::detail::real {                                      \
-  void name parameters __asm__("__real_" symbol);                                     \
-  }                                                                                   \
-  namespace allocgate::benchmark::detail::wrapped {                                   \
-  void name parameters __asm__("__wrap_" symbol);                                     \
+#define ALLOCGATE_WRAPPED(name, parameters, symbol) \
+  namespace allocgate::benchmark::detail::real {    \
+  void name parameters __asm__("__real_" symbol);   \
+  }                                                 \
+  namespace allocgate::benchmark::detail::wrapped { \
+  void name parameters __asm__("__wrap_" symbol);   \
   }
 
 using ::benchmark::State;

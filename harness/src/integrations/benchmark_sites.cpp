@@ -21,7 +21,7 @@ struct Captured {
 
 struct Registry {
   std::mutex mutex;
-  Captured pending;                          // since the last attribute_captures
+  Captured pending;                         // since the last attribute_captures
   std::map<std::string, Captured> by_name;  // run name -> its captures
 };
 

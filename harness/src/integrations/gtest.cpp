@@ -20,21 +20,20 @@ const char* describe(Bound bound) {
 
 }  // namespace
 
-::testing::AssertionResult check(const char* statement, const AllocationStats& measured,
-                                 Bound bound, std::uint64_t expected) {
+::testing::AssertionResult check(const char* statement, const AllocationStats& measured, Bound bound,
+                                 std::uint64_t expected) {
   PauseCounting pause;  // building the message is not the statement's work
   const bool bytes = bound == Bound::bytes_at_most;
   const std::uint64_t value = bytes ? measured.bytes_allocated : measured.allocations;
   const bool holds = bound == Bound::allocations_exactly ? value == expected : value <= expected;
   if (holds) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << "`" << statement << "` should allocate " << describe(bound) << " " << expected
-         << (bytes ? " bytes" : (expected == 1 ? " time" : " times")) << "\n"
-         << "  measured: " << measured;
+  return ::testing::AssertionFailure() << "`" << statement << "` should allocate " << describe(bound) << " " << expected
+                                       << (bytes ? " bytes" : (expected == 1 ? " time" : " times")) << "\n"
+                                       << "  measured: " << measured;
 }
 
-::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured,
-                                 Bound bound, std::uint64_t expected) {
+::testing::AssertionResult check(const char* statement, const MeasuredStatement& measured, Bound bound,
+                                 std::uint64_t expected) {
   ::testing::AssertionResult result = check(statement, measured.stats, bound, expected);
   if (result || measured.stats.allocations == 0) return result;
   PauseCounting pause;
@@ -46,9 +45,9 @@ namespace detail {
 void fail_current_test(const ForbiddenAllocations& seen) {
   PauseCounting pause;
   GTEST_MESSAGE_AT_(seen.guard_file, static_cast<int>(seen.guard_line),
-                    (std::ostringstream() << seen.count << " allocation(s) of " << seen.bytes
-                                          << " bytes in a scope that forbids allocation (the first of "
-                                          << seen.first_size << " bytes)")
+                    (std::ostringstream()
+                     << seen.count << " allocation(s) of " << seen.bytes
+                     << " bytes in a scope that forbids allocation (the first of " << seen.first_size << " bytes)")
                         .str()
                         .c_str(),
                     ::testing::TestPartResult::kNonFatalFailure);

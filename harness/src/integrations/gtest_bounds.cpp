@@ -62,8 +62,8 @@ void record(const std::string& file, const std::string& toolchain, const std::st
 
 }  // namespace
 
-::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured,
-                                          const char* name, const char* toolchain, const char* default_file) {
+::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured, const char* name,
+                                          const char* toolchain, const char* default_file) {
   PauseCounting pause;  // reading the bounds is not the statement's work
   std::string file = environment("ALLOCGATE_BOUNDS");
   if (file.empty()) file = default_file;
@@ -87,16 +87,16 @@ void record(const std::string& file, const std::string& toolchain, const std::st
       if (it != section->second.end()) bound = &it->second;
     }
     if (bound == nullptr) {
-      return ::testing::AssertionFailure() << "no bound recorded for " << name << " [" << toolchain << "] in " << file
-                                           << " (measured " << figures(measured.stats)
-                                           << "); record it with: ALLOCGATE_UPDATE=1 and the same test command";
+      return ::testing::AssertionFailure()
+             << "no bound recorded for " << name << " [" << toolchain << "] in " << file << " (measured "
+             << figures(measured.stats) << "); record it with: ALLOCGATE_UPDATE=1 and the same test command";
     }
     const std::string over = excess(measured.stats, *bound);
     if (over.empty()) return ::testing::AssertionSuccess();
     ::testing::AssertionResult failure = ::testing::AssertionFailure();
     failure << "`" << statement << "` exceeds the bound recorded for " << name << " [" << toolchain << "] in " << file
-            << ": " << over << (recording ? " (not recorded: bounds only tighten)" : "") << "\n  measured: "
-            << measured.stats;
+            << ": " << over << (recording ? " (not recorded: bounds only tighten)" : "")
+            << "\n  measured: " << measured.stats;
     if (measured.stats.allocations > 0) failure << "\n  top sites:\n" << measured.sites->profile().top(5);
     return failure;
   } catch (const files::InputError& e) {

@@ -22,7 +22,7 @@ void render(const std::vector<std::string>& keys, std::string& out) {
 void render_regressed(const std::vector<std::string>& keys, std::string& out) {
   out.clear();
   for (const std::string& key : keys) {
-    std::string needless(key);  // CANARY-REGRESSION
+    std::string needless(key);                             // CANARY-REGRESSION
     asm volatile("" : : "g"(needless.data()) : "memory");  // kept: the optimizer may not remove it
     out.append(key).push_back('\n');
   }

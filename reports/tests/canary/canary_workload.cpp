@@ -9,7 +9,8 @@ namespace allocgate::workloads {
 namespace {
 
 Workload canary_with(std::unique_ptr<Case> (*optimized)(std::size_t)) {
-  return Workload{"canary", "object keys, one per line (test only)",
+  return Workload{"canary",
+                  "object keys, one per line (test only)",
                   {{"naive", &make_text_case<&canary::make_keys, &canary::render_naive>}, {"optimized", optimized}},
                   {10, 100, 1000},
                   100};
@@ -18,7 +19,9 @@ Workload canary_with(std::unique_ptr<Case> (*optimized)(std::size_t)) {
 }  // namespace
 
 Workload canary_workload() { return canary_with(&make_text_case<&canary::make_keys, &canary::render>); }
-Workload canary_regressed_workload() { return canary_with(&make_text_case<&canary::make_keys, &canary::render_regressed>); }
+Workload canary_regressed_workload() {
+  return canary_with(&make_text_case<&canary::make_keys, &canary::render_regressed>);
+}
 // The same as canary, for a build of these sources without line tables.
 Workload canary_without_lines_workload() { return canary_workload(); }
 

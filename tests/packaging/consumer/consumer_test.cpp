@@ -9,7 +9,10 @@ TEST(Consumer, CountsAreExact) {
   EXPECT_ALLOCATIONS_EQ(for (int i = 0; i < 1000; ++i) v.push_back(i), 11);
   std::string s;
   EXPECT_ALLOCATIONS_EQ(s.assign(16, 'x'), 1);
-  const auto r = allocgate::allocs_per_run(10, [] { std::string t(100, 't'); asm volatile("" : : "g"(t.data()) : "memory"); });
+  const auto r = allocgate::allocs_per_run(10, [] {
+    std::string t(100, 't');
+    asm volatile("" : : "g"(t.data()) : "memory");
+  });
   EXPECT_EQ(r.mean, 1.0);
 }
 
@@ -17,11 +20,11 @@ TEST(Consumer, CountsAreExact) {
 // allocgate::block_headers and knows the size of an unsized delete too.
 TEST(Consumer, FreedSizesAsTheLinkedLayoutPromises) {
   const auto stats = allocgate::measure([] {
-    std::vector<int> sized(100);  // std::allocator frees with the size
+    std::vector<int> sized(100);                        // std::allocator frees with the size
     asm volatile("" : : "g"(sized.data()) : "memory");  // or clang -O2 elides it
     char* unsized = new char[10];
     asm volatile("" : : "g"(unsized) : "memory");
-    delete[] unsized;             // a trivially destructible array: no size
+    delete[] unsized;  // a trivially destructible array: no size
   });
   EXPECT_EQ(stats.allocations, 2u);
   EXPECT_EQ(stats.deallocations, 2u);
