@@ -1,5 +1,5 @@
 // EXPECT_ALLOCATIONS_WITHIN_BOUNDS: a statement against the bounds file the
-// gate reads (bounds/bounds.h), recorded with ALLOCGATE_UPDATE=1.
+// gate reads (bounds/bounds_file.h), recorded with ALLOCGATE_UPDATE=1.
 
 #include <cstdlib>
 #include <filesystem>
