@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The recorded allocation bounds the gate checks a report against, kept per
 // toolchain key because counts differ between compilers and standard
 // libraries:

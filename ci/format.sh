@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Formats every tracked C++ source with the tree's .clang-format;
 # `ci/format.sh --check` changes nothing and fails on a file that would change.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The main job: build the release preset, run every workload case (timed with
 # Google Benchmark, allocations counted exactly in a separate pass), print the
 # tables, write the report, and gate it against ci/alloc-bounds.json.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian 12 packages allocgate needs, when any is missing. As root
 # it runs apt-get; otherwise it prints the one line to run.
 # Usage: install-deps.sh [build|test]   (test adds Chromium, valgrind, jemalloc and

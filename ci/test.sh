@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds and runs the tests.
 #   ci/test.sh         every push (.ci/run; about 30 minutes on 2 cores): every
 #                      test under release (g++), libcxx (clang with libc++) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # allocgate_gtest_from_source(dir): GoogleTest built from a source tree (Debian's
 # googletest package puts one in /usr/src/googletest) with this build's
 # compiler and standard library, as the targets find_package(GTest) gives.

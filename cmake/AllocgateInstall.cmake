@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Install and export. find_package(allocgate) gives allocgate::harness,
 # allocgate::block_headers and allocgate::c_allocations, which need nothing
 # but threads; each component adds its targets and finds its dependencies:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # `cpack -G DEB` in the build tree: one Debian package with the command, the
 # libraries, the headers and the CMake package. Its Depends are what the
 # command needs at run time (dpkg-shlibdeps reads them off the binary); the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Helpers shared by every allocgate target. Flags go on targets, never on the
 # directory, so nothing leaks into a project that adds allocgate as a subdirectory.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # allocgate_test_bounds(target FILE path): the bounds file that
 # EXPECT_ALLOCATIONS_WITHIN_BOUNDS reads in target's sources, a path relative
 # to the calling directory; ALLOCGATE_BOUNDS in the environment overrides it.

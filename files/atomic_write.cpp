@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Writing a file whole or not at all (json_file.h): an unnamed temporary
 // beside the target, linked and renamed over it, through symlinks, keeping
 // the old file's mode, owner and group.

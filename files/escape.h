@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Text from a report (case names, site functions and files, error messages)
 // is untrusted: a name with a newline and "::add-mask::" would become a
 // workflow command in a CI log, an escape sequence would drive the terminal,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Numbers as the command prints them: exact, the same in every locale.
 #pragma once
 

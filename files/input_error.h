@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bad input: a missing file, malformed JSON, a figure that cannot be. The
 // command prints what() on one line and exits 2.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading JSON files (json_file.h): parsed by simdjson, then checked for
 // duplicate keys; one-line errors that say where the text broke.
 // Writing them is atomic_write.cpp's.

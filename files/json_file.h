@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading and writing JSON files: one-line errors on read (json_file.cpp), and
 // writes that never leave a half-written file (atomic_write.cpp).
 #pragma once

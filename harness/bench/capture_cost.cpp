@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What call-site capture costs per allocation: a new/delete pair with capture
 // off (the hook's usual path) and on, from shallow and deep call stacks.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the hook costs: the same allocation-heavy loops built three times,
 // without allocgate, with the default hook (counts, bytes, live bytes from
 // sized deletes) and with block headers (live bytes for every delete form).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The hook's cost, two ways, for the three hook_overhead builds (unhooked,
 # default, headers):
 #  1. time: the builds run interleaved round by round, so that machine noise

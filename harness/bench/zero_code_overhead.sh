@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The cost of counting every benchmark with no code, for the three
 # zero_code_suite builds (plain: Google Benchmark alone; hooked: allocgate's
 # hook, loops not counted; counted: allocgate::benchmark_main), run

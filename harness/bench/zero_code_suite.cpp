@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A suite of 40 plain Google Benchmarks (no allocgate header), for the cost of
 // counting with no code: built without allocgate, with the hook alone, and
 // with allocgate::benchmark_main (zero_code_overhead.sh runs them side by side).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exact per-iteration figures in the console and JSON output of a real Google
 // Benchmark run, excluding the benchmark's setup and the runner's own
 // allocations: from the loop alone, and from a CountAllocations scope.

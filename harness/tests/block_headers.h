@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test support for the tests built twice, with and without
 // allocgate::block_headers: each asserts what its layout promises.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocgate::c_allocations: the malloc family counted apart from operator
 // new, and operator new's own malloc never counted twice.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Test support: keep the optimizer from removing allocations under test.
 // g++ -O2 deletes `delete new T` pairs and clang -O2 deletes even library
 // allocations it can see through, so every pointer a test allocates passes

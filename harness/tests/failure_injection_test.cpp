@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InjectAllocationFailure and fail_each_allocation.
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The GoogleTest assertions pass and fail when they should, and their failure
 // messages carry the statement, the bound and the measured figures.
 

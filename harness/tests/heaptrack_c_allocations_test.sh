@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # A program linked with allocgate::c_allocations under heaptrack: heaptrack
 # sees its allocations and finishes (it used to wait forever: the program's own
 # malloc shadowed heaptrack's), and allocgate's counts stay exact (the test

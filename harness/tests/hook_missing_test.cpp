@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linked against a harness built without the operator replacements: the first
 // measurement must fail loudly instead of reporting 0 allocations.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Allocation patterns whose counts are known exactly (g++ 12 / libstdc++ 12 and
 // clang 14 on libstdc++), asserted exactly.
 

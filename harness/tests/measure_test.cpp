@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // measure() and allocs_per_run() with Go's semantics.
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program that replaces operator new itself and links the harness: the
 // link must fail, naming the clash, rather than build a program whose counts
 // silently read 0 (harness/tests/CMakeLists.txt builds this expecting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EXPECT_ALLOCATIONS_WITHIN_BOUNDS: a statement against the bounds file the
 // gate reads, per toolchain; ALLOCGATE_UPDATE=1 records and tightens, never
 // loosens, and concurrent recorders lose no entry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Linked into every test: the standard-conformance tests ask for impossible
 // sizes and need malloc's null, which the sanitizers' allocators turn into a
 // fatal report unless told otherwise. Unused in builds without sanitizers.

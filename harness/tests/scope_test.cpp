@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thread and process scopes: nesting, other threads, exceptions, live and peak.
 
 #include <sys/wait.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Call-site capture: the right function, file and line, counts and bytes per
 // site, the harness's frames removed, and capture only while it is on.
 

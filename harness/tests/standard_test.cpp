@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The hook behaves as [new.delete] requires: size 0, the new_handler loop,
 // bad_alloc, null from the nothrow forms, alignment.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cached unwinder against its plain twin, glibc's backtrace(): the same
 // return addresses for stacks built at random from code with and without
 // frame pointers (this file's, libstdc++'s, glibc's), and the fallback taken

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Under valgrind, which replaces the program's operator new, a measurement
 # fails with a message that names valgrind and the option that keeps the hook;
 # with that option the counts are exact again. Exit 77 (skipped) without valgrind.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What call-site capture costs, side by side with what it replaces:
 //
 // - per allocation, against heaptrack on the same case. heaptrack watches

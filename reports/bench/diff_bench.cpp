@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate diff`, `compare` and `merge` on reports of 1,000 to 300,000
 // cases, read from disk as the command reads them. Targets: 100,000 cases
 // gated in under a second, each command within 3x its input in memory.

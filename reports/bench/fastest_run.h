@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the side-by-side benchmarks keep of Google Benchmark's results: each
 // benchmark's fastest repetition, the least disturbed on a shared machine.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate history` at scale: 10,000 reports of 50 cases added one by one
 // (each its own transaction, as 10,000 CI runs would), the database's size
 // per report, and one case charted over the 10,000 runs (target: under

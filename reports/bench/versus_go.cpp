@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workloads against the Go versions of the case studies' jobs, on the
 // same inputs and side by side in one run: the Go program (its own
 // testing.Benchmark figures, ns/op) runs before and after this program's

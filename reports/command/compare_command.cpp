@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate compare BASE HEAD`: two reports case by case.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report's context: what built allocgate, where it ran and how, so that
 // two reports can be told apart and the gate picks the right bounds. A struct
 // filled by the runner and written to JSON in one place (to_json).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate diff REPORT --bounds FILE [--update]`: the gate, or the bounds
 // rewritten from a report.
 #include <cstdlib>

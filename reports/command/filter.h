@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `--filter`, as `run` and `history` read it: an RE2 regular expression,
 // searched in case names. RE2 runs in time linear in the name and in bounded
 // memory whatever the pattern, so neither a name of any length (a shared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate profile CASE --heaptrack`: the case in a loop under heaptrack,
 // the data file kept for heaptrack_gui, and heaptrack_print's summary read
 // back. heaptrack sees what allocgate cannot (C mallocs, the runtime's own) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate history`'s storage: reports kept across commits in one SQLite
 // database, so that "when did this hot path start allocating" has an answer;
 // read out as a HistoryTable (model/history_table.h). The gate never needs

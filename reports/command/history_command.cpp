@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate history add|show|chart`: reports across commits.
 #include <iostream>
 #include <memory>

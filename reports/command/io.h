@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What several subcommands do with their input and output.
 #pragma once
 

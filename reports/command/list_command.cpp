@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate list`: every case's name.
 #include <iostream>
 

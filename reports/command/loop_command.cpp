@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate loop CASE`: a case run over and over, for an external profiler.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocgate: run the workloads, write the report, gate it against recorded
 // bounds, compare two reports, render tables. main() parses the command line
 // and maps errors to exit codes; each subcommand is a file of its own

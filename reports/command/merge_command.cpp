@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate merge`: the shards' reports joined into one.
 #include <iostream>
 #include <memory>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate output CASE`: one operation's output bytes, as they are.
 #include <iostream>
 #include <memory>

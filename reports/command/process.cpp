@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // on_path and run_process: posix_spawnp, its stdout read through a pipe.
 
 #include "process.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Running another program: heaptrack for `profile --heaptrack`, and the
 // benchmark that compares its cost with allocgate's capture.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate profile CASE [--heaptrack]`: which lines allocate in one
 // operation, and optionally heaptrack's view of a loop of them.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RE2 behind a C interface. RE2's classes hold std::strings, so C++ code can
 // use them only when built against the standard library RE2 was (Debian's:
 // libstdc++); the libc++ build links this file built against libstdc++, as a

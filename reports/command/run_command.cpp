@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate run`: the cases timed and counted, the tables printed, the
 // report written.
 #include <iostream>

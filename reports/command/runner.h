@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate run`: every registered case (or those a filter picks), timed with
 // Google Benchmark and counted with the harness in a separate pass, so the
 // counting never skews the times.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A subcommand of the allocgate command. Each is a file of its own,
 // NAME_command.cpp, defining add_NAME_command(): it declares the subcommand
 // and its options on the app and returns what runs it once parsed. main()

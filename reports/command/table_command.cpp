@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate table REPORT [--html]`: a report's case-study tables.
 #include <memory>
 #include <sstream>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timing pass of `allocgate run` (timing.h), with Google Benchmark.
 
 #include <benchmark/benchmark.h>

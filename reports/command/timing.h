@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timing pass of `allocgate run`: each case registered as a Google
 // Benchmark, inputs built and one warm-up operation outside the timed loop
 // (timing.cpp). A build without Google Benchmark (the libcxx preset: Debian

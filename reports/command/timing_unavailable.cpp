@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timing pass of a build without Google Benchmark (timing.h): none.
 
 #include <stdexcept>

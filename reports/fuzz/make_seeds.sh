@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Writes the report fuzzer's seeds for the inputs that once broke the readers,
 # into $1: documents nested 100,000 deep, a stack of 100,000 frames, duplicate
 # keys, a NUL byte, numbers no integer holds, wrong types and injected names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer: any bytes given to the report and bounds readers end in a report,
 // or in InputError; never in a crash, a hang or another exception. What is
 // read is then gated, compared and rendered in every medium, which must not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate compare BASE HEAD`: for a developer judging a change, per case
 // the exact allocs/op and bytes/op deltas and the time ratio with its spread,
 // the cases that changed first (like benchstat, but counts need no statistics).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate diff`: a report against the recorded bounds of its toolchain.
 // Allocation counts are exact, so the comparison is exact: a case regresses
 // when it makes more allocations per operation than its bound (plus the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate history chart --html`: one self-contained page, an SVG chart per
 // case over the recorded runs: allocs/op and bytes/op exact, the time's
 // median with its min-max band, and each run where an exact figure changed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A history's figures as cases by runs (what `allocgate history` reads out
 // of its database, command/history.h), and their renderings: a text or
 // markdown table (history_table.cpp), an HTML page of charts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The JSON keys of the report `allocgate run` writes and the readers read
 // (which follows Google Benchmark's JSON, so Google Benchmark's own keys are
 // here too). The counters and the context keys a benchmark binary adds are

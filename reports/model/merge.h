@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate merge`: the reports of shards run apart (`allocgate run --shard
 // I/N`, one CI job each) joined into the report one whole run writes, which
 // diff, compare and table then read as any other.

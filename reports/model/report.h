@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The report: what `allocgate run` writes and what diff, compare and table
 // read. Its layout follows Google Benchmark's JSON (context, benchmarks[] with
 // name, real_time, cpu_time, time_unit), so benchmark's tools/compare.py reads

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A shard of a run: `allocgate run --shard I/N` writes one, `allocgate merge`
 // joins them (the report's context.allocgate_shard names it).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate table`: the case-study tables of a report (variant, ns/op, B/op,
 // allocs/op, speedup over the reference, output equal) as markdown, or as a
 // self-contained HTML page with SVG charts.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every table allocgate prints, text or markdown, through one printer: for a
 // terminal, each column as wide as its widest cell and two spaces from the
 // next, so that no two figures ever touch; for markdown, a pipe table with

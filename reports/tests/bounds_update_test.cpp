@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `allocgate diff --update` as CI runs it: several jobs updating one bounds
 // file at once, and jobs killed in the middle. No section is lost, and the
 // file is always the old content or the new, never a mix or nothing.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the render tests: headless Chromium, found or the test skipped.
 #   require_chromium           sets $browser; exits 77 (ctest: skipped) without one
 #   render PAGE MEASURED SIZE  screenshots PAGE to $work/screenshot.png and dumps

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The allocgate binary end to end: exit codes (0 pass, 1 regression, 2 bad
 // input), one-line errors, a workload added by one line of CMake, and the gate
 // catching a regression in it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Helpers for the tests that run allocgate and benchmark binaries as a user
 // would: a command's exit code and output, and a source line found by its text.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Untrusted text escaped for each medium: nothing in a name can become a
 // workflow command, a terminal escape, markdown markup or HTML.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The gate: exact comparison, tolerances, byte bounds, unmatched cases,
 // toolchain sections, the three output forms, and --update.
 

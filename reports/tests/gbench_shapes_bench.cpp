@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Benchmarks in every shape a Google Benchmark JSON takes, for the readers'
 // tests (gbench_shapes_test.cpp): plain, threaded, manual time, a rate counter,
 // a timer paused inside the loop, the KeepRunning form, a scope of the

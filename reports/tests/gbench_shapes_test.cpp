@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The readers on Google Benchmark's JSON in each shape it takes, written by a
 // real benchmark binary (gbench_shapes_bench.cpp) with this machine's Google
 // Benchmark: plain, repetitions, aggregates only, threads, manual time, a rate

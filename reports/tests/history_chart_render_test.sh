@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Records three runs in a history database (the canary build, the same with
 # canary/optimized regressed, then mended), renders `allocgate history chart
 # --html` in headless Chromium and checks on the rendered page that every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The history database: runs recorded once, figures read back by case and
 // run with their last change marked, schemas migrated or refused, foreign and
 // corrupt files refused, concurrent and killed writers losing nothing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The allocgate command fed what an adversary would hand a CI job: documents
 // that nest deep enough to overflow a recursive reader, duplicate keys that
 // would override a bound, numbers no integer holds, wrong types, and names

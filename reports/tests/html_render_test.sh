@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Renders `allocgate table --html` in headless Chromium, takes a screenshot,
 # and checks on the rendered page that every chart is drawn with real size.
 # Exit 77 (ctest: skipped) where Chromium is not installed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shards (`run --shard I/N`) joined by merge_reports are the whole run, and
 // every way the pieces can fail to fit is bad input.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reading reports: allocgate's own and Google Benchmark's JSON, and every kind
 // of bad input refused with a one-line message naming the file and the problem.
 

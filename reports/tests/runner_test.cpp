@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The runner's allocation figures are exact: the same in every run.
 
 #include "runner.h"

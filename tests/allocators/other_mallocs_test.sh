@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The counts do not depend on the C allocator: the harness's tests (which
 # assert exact counts) pass with jemalloc and with tcmalloc preloaded, and
 # every workload case counts the same allocs/op and bytes/op as under glibc's

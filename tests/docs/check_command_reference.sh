@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The docs against the command they document: every subcommand (and
 # history's) and every option `allocgate ... --help` lists is named in the
 # reference page, and every `allocgate SUBCOMMAND ... --option` any page shows

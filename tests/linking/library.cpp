@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Code in a shared library, or a plugin loaded with dlopen: its allocations go
 // through the executable's operator new like any other code's.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Code as a library shipped without debug information and stripped: its
 // internal functions have neither a line nor a name, and a site in them reads
 // as the library and the offset, the way heaptrack prints such a frame.

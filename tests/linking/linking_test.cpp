@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The counts where a program's code lives elsewhere: in a shared library it
 // links, and in a plugin it loads with dlopen, whose allocation sites are
 // named by the plugin's own file and line.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A program built a way the GoogleTest tests are not (fully static, or
 // without exceptions, which allocgate.h compiles under): the harness links
 // and counts exactly. Exit 0 when it

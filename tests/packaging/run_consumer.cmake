@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Builds and runs the consumer project against allocgate, as ctest's packaging
 # tests do, in one of four ways (MODE):
 #   package        cmake --install into a prefix, then find_package

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs the README's "Gate your project" commands verbatim, in order, in one
 # shell (so cd and export carry over), from allocgate's checkout with HOME in
 # a temporary folder. Each command must exit 0, except those marked "# fails",

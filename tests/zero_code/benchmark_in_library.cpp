@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A benchmark registered from a shared library: its loop calls Google
 // Benchmark from outside the executable's link, where allocgate::benchmark's
 // -Wl,--wrap options do not reach.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A benchmark suite written the way Google Benchmark's user guide writes one:
 // no allocgate header, no line of allocgate's. Linking allocgate::benchmark_main
 // (or allocgate::benchmark beside BENCHMARK_MAIN()) is the only change, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A suite written as Google Benchmark's guide writes one (docs_style_bench.cpp),
 // linked the ways a team links it, counted with no line of allocgate's in it:
 // exact whole allocs/op for every benchmark, bounds recorded at one iteration

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every registered case as a benchmark named workload/variant/size, reporting
 // exact allocs/op. Each case runs once before counting starts, so reused
 // buffers have grown: the figures are the steady state.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "common/rfc3339.h"
 
 #include <ctime>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RFC 3339 timestamps for UTC time points (case study 2), two ways, shared by
 // the timestamp workload and xml_listing's LastModified:
 // format_naive returns a std::string built with gmtime_r and an ostringstream;

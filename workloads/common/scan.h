@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the fastest variants use to take a short line apart: the separators
 // found eight bytes at a time, and decimal digits read without a library
 // call. Both are the plain loops' twins, checked against them on random

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The word-at-a-time scans against their byte-at-a-time twins, on random
 // text: separators anywhere, digits with and without other bytes among them,
 // fields at every offset of buffers of every length, so that both word loads

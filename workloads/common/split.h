@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a first draft uses to cut a line into fields: a vector of strings,
 // one allocation for the vector's growth and one per field too long for the
 // small-string buffer. The naive variants share it.

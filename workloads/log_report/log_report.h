@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The access-log report of case study 3 in its four steps: total the response
 // bytes per path over lines like "203.0.113.7 GET /library/post-12 200 4521"
 // and render "path total" lines sorted by path.

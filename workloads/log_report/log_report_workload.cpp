@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The log_report workload in the registry: the four steps as variants v1-v4.
 
 #include "log_report.h"

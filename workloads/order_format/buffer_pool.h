@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A pool of reusable string buffers: the C++ analogue of Go's sync.Pool as
 // case study 5 uses it. Each thread keeps a small cache of buffers of its own
 // (no lock on the common path); beyond that, buffers go to a free list shared

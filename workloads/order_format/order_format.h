@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // "order_id:ord-98234-xyz;amount:249.99" (case study 5): an ostringstream per
 // call, against a pooled buffer with the amount written from its cents (or by
 // std::to_chars where that would round differently).

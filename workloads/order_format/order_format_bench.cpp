@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The pool under contention: two threads formatting through one pool. The
 // per-thread caches keep the shared free list (and its mutex) off the path.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The order_format workload in the registry. Each operation formats n orders;
 // the naive and pooled variants keep each line in its own string (as a caller
 // that hands the strings on would), the append variant writes all lines into

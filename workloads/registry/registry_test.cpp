@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The registry holds exactly the workloads of the CMake list, in its order;
 // every case builds, runs and equals its workload's reference variant byte for
 // byte, on a second run too.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Deterministic inputs: std::mt19937_64's sequence is fixed by the standard,
 // while the std distributions differ between standard libraries, so values
 // are taken from the raw sequence to be the same with libstdc++ and libc++.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SHA-256 of a workload's output, as the case studies compare versions.
 #pragma once
 

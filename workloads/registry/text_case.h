@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A case whose operation renders its input as text: the naive variants assign
 // a fresh string each run, the optimized ones refill the same buffer, so the
 // buffer's reuse (or not) is the variant's own doing.

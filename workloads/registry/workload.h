@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The workload registry: every workload describes itself beside its code (a
 // table of variants, the input sizes), and the registry turns the workloads
 // into cases `workload/variant/size`, so the benchmarks and the allocgate

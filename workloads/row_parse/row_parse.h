@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Parsing "1234,5678,/v1/orders" into {user_id, bytes, path} (case study 4).
 // The naive parser splits into strings and calls std::stoll; the scanner finds
 // the commas in a std::string_view sixteen bytes at a time (eight for a row

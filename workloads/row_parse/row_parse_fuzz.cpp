@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // libFuzzer: on any bytes, the scanner, its zero-copy form and the naive
 // parser return the same error or the same row.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The row_parse workload in the registry. Each operation parses n lines into
 // results the case keeps (the caller-owned storage the scanner copies into).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timestamp workload (case study 2): N time points rendered as
 // "seconds milliseconds" lines with common/rfc3339.h's two formatters.
 #pragma once

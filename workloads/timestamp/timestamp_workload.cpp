@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The timestamp workload in the registry.
 
 #include <stdexcept>

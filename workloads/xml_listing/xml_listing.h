@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The S3 ListObjectsV2 response (case study 1), two ways: render_naive builds
 // it from per-field std::string helpers; render appends it in one pass to a
 // caller-reused buffer, with timestamps formatted on the stack.

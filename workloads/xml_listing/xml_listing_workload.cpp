@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The xml_listing workload in the registry.
 
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "cache.h"
 
 void Cache::insert(std::string key, std::string value) { entries_.insert_or_assign(std::move(key), std::move(value)); }

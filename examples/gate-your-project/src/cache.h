@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A small read-mostly cache: the hot path is lookup(), which must not
 // allocate for a key that is present.
 #pragma once

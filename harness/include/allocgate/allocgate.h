@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// Everything of the harness core: scopes, measure, allocs_per_run, guards and
 /// failure injection. The GoogleTest and Google Benchmark integrations have

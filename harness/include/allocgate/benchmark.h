@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// Google Benchmark integration: exact allocs/op, bytes/op and peak bytes of
 /// every benchmark's timed loop, in both the console and the JSON output, with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// Making allocations fail on purpose, to test exception safety.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// GoogleTest assertions on the allocations a statement makes (link
 /// allocgate::gtest). Each runs the statement once on the current thread and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// Guards that change what the hook does on the current thread.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// One-call measurements: `measure(fn)` and Go's `AllocsPerRun`.
 #pragma once

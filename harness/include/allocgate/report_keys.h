@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// The names allocgate gives what it adds to a Google Benchmark binary's
 /// output: the counters every counted benchmark reports, and the context keys

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// RAII scopes that measure the allocations made while they live.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// One frame of an allocation's stack, and how it is printed: used by the
 /// call-site capture (sites.h) and by the reports that carry its results.

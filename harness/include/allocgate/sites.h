@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// Where allocations come from: call-site capture, the answer to "which line
 /// allocates", like `pprof -sample_index=alloc_objects -top`.

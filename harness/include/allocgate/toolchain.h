@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// @file
 /// The toolchain key: allocation counts differ between compilers and standard
 /// libraries, so recorded bounds are kept per key.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CaptureSites: recording the stacks (the hook does, into the table reserved
 // here). Symbolizing them is symbolize.cpp's, in allocgate::sites, so that the
 // harness itself needs no libdw.

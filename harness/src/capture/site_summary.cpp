@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "capture/site_summary.h"
 
 #include "json_file.h"

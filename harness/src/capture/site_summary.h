@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a report keeps of a case's call-site profile, and its JSON: the one
 // policy (the top sites; the top stacks cut to their innermost frames, with
 // function names only, for the flame graph) and the one writer, shared by

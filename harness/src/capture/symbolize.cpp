@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CaptureSites::profile and SiteProfile (allocgate::sites): the captured
 // stacks symbolized through libdw, inlined calls included.
 

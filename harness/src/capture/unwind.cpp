@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The cached call-frame unwinder (see unwind.h) and its plain twin.
 //
 // A frame's rule is read from the .eh_frame section every program has for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the stack unwinders behind call-site capture.
 //
 // glibc's backtrace() goes through libgcc's unwinder, which finds each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opt-in (link allocgate::block_headers): every block carries a header with
 // its requested size, so that the size of every free is known, whatever delete
 // form frees it, and bytes freed, net and peak live bytes are exact. The hook

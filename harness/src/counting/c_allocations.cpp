@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Opt-in counting of the C allocation functions (link allocgate::c_allocations):
 // malloc, calloc, realloc, free, posix_memalign, aligned_alloc, memalign,
 // valloc and pvalloc are replaced in the executable and forward to glibc's

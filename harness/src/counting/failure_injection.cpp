@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // InjectAllocationFailure: arms the hook's one-shot failure countdown.
 
 #include "allocgate/failure_injection.h"

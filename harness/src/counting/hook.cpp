@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The allocation hook: replacements of all 20 replaceable global allocation and
 // deallocation functions ([new.delete]), counting into per-thread state.
 //

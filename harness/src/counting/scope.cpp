@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Thread and process scopes, and the check that the hook is live.
 
 #include "allocgate/scope.h"

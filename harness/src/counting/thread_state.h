@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Internal: the counters and per-thread control state that the allocation hook
 // updates. Everything here is defined in hook.cpp, so any harness function that
 // reads a counter pulls the hook's object file (and with it the replaced

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // CountAllocations and the checking main behind allocgate/benchmark.h.
 
 #include "allocgate/benchmark.h"

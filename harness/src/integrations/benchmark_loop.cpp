@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The wrapped loop entry points of Google Benchmark (see benchmark_loop.h):
 // every benchmark's timed loop counted, with nothing in the benchmark.
 

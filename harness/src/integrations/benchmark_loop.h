@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Counting every benchmark's timed loop with no code in the benchmark.
 //
 // The link of a program that uses allocgate::benchmark wraps Google

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // main() for benchmark binaries that link allocgate::benchmark_main.
 
 #include <link.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // --allocgate_sites for benchmark binaries: each CountAllocations captures the
 // stacks of its thread's allocations; the reporter attributes the captures to
 // the benchmark just reported; at the end the sites per iteration go into the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The predicate and failure handler behind allocgate/gtest.h.
 
 #include "allocgate/gtest.h"

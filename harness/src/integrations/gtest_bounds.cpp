@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // EXPECT_ALLOCATIONS_WITHIN_BOUNDS: a statement against the bounds file the
 // gate reads (bounds/bounds_file.h), recorded with ALLOCGATE_UPDATE=1.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What the standard library the tests are built with allocates for the
 // patterns they measure. Derived from each library's source, not measured,
 // so that a test fails when a count changes rather than recording it.

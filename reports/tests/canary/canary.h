@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A test-only workload, registered only in the test builds of the allocgate
 // command: it proves that a workload named in one CMake list appears in
 // `list`, `run`, the report and the gate, and gives the gate a regression to

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The canary workload, and the same workload with a regressed "optimized"
 // variant: two registrations of one name, for two test builds of allocgate.
 

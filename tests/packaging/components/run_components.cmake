@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Installs allocgate into a prefix, then configures the components consumer
 # three ways: no component named and allocgate::gtest linked (loaded, as its
 # dependencies are found); the benchmark component named and allocgate::gtest

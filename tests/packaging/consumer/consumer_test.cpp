@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include <allocgate/allocgate.h>
 #include <allocgate/gtest.h>
 

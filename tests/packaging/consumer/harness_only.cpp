@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // allocgate::harness alone: no GoogleTest, no Google Benchmark, no libdw. Exits
 // non-zero when a count is off.
 
