@@ -26,6 +26,9 @@ if [ "${1:-build}" = test ]; then
   packages+=(libjemalloc2 libtcmalloc-minimal4)  # the counts under other mallocs
   packages+=(libc++-14-dev libc++abi-14-dev googletest)  # the libcxx preset: GoogleTest built from source
   packages+=(clang-format-14)      # the sources' format is checked (ci/format.sh)
+  packages+=(python3-junitparser)  # reads diff --junit as another CI would
+  packages+=(meson)                # a Meson project using allocgate through pkg-config
+  packages+=(python3-yaml)         # reads the CI examples
 fi
 
 missing=()

@@ -10,13 +10,14 @@
 #include "gate.h"
 #include "input_error.h"
 #include "io.h"
+#include "junit.h"
 #include "subcommand.h"
 
 namespace allocgate::command {
 namespace {
 
 struct Options {
-  std::string bounds_file, report, toolchain;
+  std::string bounds_file, report, toolchain, junit;
   bool markdown = false, strict = false, update = false, allow_loosen = false;
 };
 
@@ -71,6 +72,7 @@ int diff(const Options& o) {
   } else {
     reports::print_text(std::cout, result);
   }
+  if (!o.junit.empty()) write_output(o.junit, reports::junit_xml(result, o.strict));
   return result.failed(o.strict) ? kRegression : kSuccess;
 }
 
@@ -83,6 +85,8 @@ Subcommand add_diff_command(CLI::App& app) {
   diff_app->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
   diff_app->add_option("--toolchain", o->toolchain, "Use these bounds instead of the report's toolchain");
   diff_app->add_flag("--markdown", o->markdown, "Print markdown, for a pull request comment or job summary");
+  diff_app->add_option("--junit", o->junit,
+                       "Also write the result as JUnit XML here (atomically), for GitLab, Jenkins...");
   diff_app->add_flag("--strict", o->strict, "Also fail on a case without a bound or a bound without a case");
   diff_app->add_flag("--update", o->update, "Rewrite the bounds from the report (tightening only)");
   diff_app->add_flag("--allow-loosen", o->allow_loosen, "With --update: also raise bounds")->needs("--update");

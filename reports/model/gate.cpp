@@ -12,7 +12,6 @@
 #include "text_table.h"
 
 namespace allocgate::reports {
-namespace {
 
 const char* label(Status status) {
   switch (status) {
@@ -37,6 +36,8 @@ const char* label(Status status) {
   }
   return "";
 }
+
+namespace {
 
 // Why a count changes between runs of the same code.
 constexpr const char* kVariesCause =

@@ -28,6 +28,10 @@ enum class Status {
   ok,
 };
 
+/// The gate's word for a status, as its lines and tables print it:
+/// "REGRESSION", "VARIES", "ERROR", "no bound", "ok"...
+const char* label(Status status);
+
 // Rows hold copies, not pointers into the report and bounds they came from,
 // so a result outlives its inputs.
 struct GateRow {

@@ -47,7 +47,8 @@ for command in "${commands[@]}"; do
 done
 
 # The other way: an option shown on an allocgate command line in any page
-# (a line of a code block that starts with the command) must exist.
+# (a line of a code block, or of a CI file's script, that starts with the
+# command) must exist.
 for shown in "${pages[@]}"; do
   while IFS= read -r line; do
     sub=$(sed -E 's/^allocgate ([a-z]+).*/\1/' <<<"$line")
@@ -57,6 +58,6 @@ for shown in "${pages[@]}"; do
         status=1
       fi
     done
-  done < <(grep -E '^allocgate [a-z]+' "$shown" || true)
+  done < <(grep -E '^[ -]*allocgate [a-z]+' "$shown" | sed -E 's/^[ -]*//' || true)
 done
 exit $status
