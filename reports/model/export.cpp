@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "export.h"
+
+#include "format.h"
+#include "json_file.h"
+
+namespace allocgate::reports {
+namespace {
+
+using files::json_number;
+
+// What a tooltip adds to a figure: the toolchain the counts belong to, and
+// the line that allocates most.
+std::string extra(const Report& report, const CaseResult& c) {
+  std::string text = "toolchain: " + report.toolchain();
+  if (!c.sites.empty()) text += "\ntop site: " + files::readable(c.sites[0].allocs_per_op) + " allocs/op from " + to_string(c.sites[0].where());
+  return text;
+}
+
+// "± 0.5": half the spread between the smallest and the largest.
+std::string spread(double low, double high) { return "± " + files::readable((high - low) / 2); }
+
+}  // namespace
+
+nlohmann::json github_action_benchmark(const Report& report) {
+  nlohmann::json entries = nlohmann::json::array();
+  for (const CaseResult& c : report.cases) {
+    nlohmann::json allocs{{"name", c.name + " - allocs/op"},
+                          {"unit", "allocs/op"},
+                          {"value", json_number(c.allocs_per_op)},
+                          {"extra", extra(report, c)}};
+    if (c.allocs_per_op_min) allocs["range"] = spread(*c.allocs_per_op_min, c.allocs_per_op);
+    entries.push_back(std::move(allocs));
+    if (c.bytes_per_op) {
+      entries.push_back({{"name", c.name + " - bytes/op"}, {"unit", "bytes/op"}, {"value", json_number(*c.bytes_per_op)}});
+    }
+    if (c.ns_median) {
+      nlohmann::json time{{"name", c.name + " - time"}, {"unit", "ns/op"}, {"value", *c.ns_median}};
+      if (c.ns_min && c.ns_max) time["range"] = spread(*c.ns_min, *c.ns_max);
+      entries.push_back(std::move(time));
+    }
+  }
+  return entries;
+}
+
+nlohmann::json bencher_metric_format(const Report& report) {
+  nlohmann::json benchmarks = nlohmann::json::object();
+  for (const CaseResult& c : report.cases) {
+    nlohmann::json measures{{"allocs_per_op", {{"value", json_number(c.allocs_per_op)}}}};
+    if (c.allocs_per_op_min) {
+      measures["allocs_per_op"]["lower_value"] = json_number(*c.allocs_per_op_min);
+      measures["allocs_per_op"]["upper_value"] = json_number(c.allocs_per_op);
+    }
+    if (c.bytes_per_op) measures["bytes_per_op"] = {{"value", json_number(*c.bytes_per_op)}};
+    if (c.ns_median) {
+      measures["latency"] = {{"value", *c.ns_median}};
+      if (c.ns_min && c.ns_max) {
+        measures["latency"]["lower_value"] = *c.ns_min;
+        measures["latency"]["upper_value"] = *c.ns_max;
+      }
+    }
+    benchmarks[c.name] = std::move(measures);
+  }
+  return benchmarks;
+}
+
+}  // namespace allocgate::reports

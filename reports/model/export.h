@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: Apache-2.0
+// `allocgate export`: a report's figures in the formats of the benchmark
+// trackers teams already run, so allocs/op sits beside their timings there.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "report.h"
+
+namespace allocgate::reports {
+
+/// github-action-benchmark's `customSmallerIsBetter` input: an array of
+/// {name, unit, value, range?, extra?}, one entry per case and figure
+/// ("CASE - allocs/op", "CASE - bytes/op", "CASE - time"), the time's range
+/// its spread over the repetitions, extra the toolchain and the top site.
+nlohmann::json github_action_benchmark(const Report& report);
+
+/// Bencher's Metric Format: {CASE: {MEASURE: {value, lower_value?,
+/// upper_value?}}} with the measures allocs_per_op, bytes_per_op and latency
+/// (nanoseconds, its bounds the repetitions' minimum and maximum).
+nlohmann::json bencher_metric_format(const Report& report);
+
+}  // namespace allocgate::reports
