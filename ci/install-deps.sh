@@ -19,6 +19,7 @@ packages=(
   libdw-dev pkg-config             # symbolizing captured call sites
   heaptrack jq                     # external profiling; the hook benchmark's summary
   dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps reads the command's Depends
+  help2man                         # the man pages, from the command's own help
 )
 if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
@@ -29,6 +30,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(python3-junitparser)  # reads diff --junit as another CI would
   packages+=(meson)                # a Meson project using allocgate through pkg-config
   packages+=(python3-yaml)         # reads the CI examples
+  packages+=(lintian)              # checks the Debian packages
 fi
 
 missing=()

@@ -45,6 +45,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate DESTINATION ${
 
 # pkg-config, for Meson, Make and any build without CMake: one .pc per
 # component (cmake/pkgconfig), relocatable (paths from the .pc's own place).
+file(RELATIVE_PATH ALLOCGATE_PC_TO_PREFIX /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)  # ../../..
 function(allocgate_install_pc name)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/pkgconfig/${name}.pc.in ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/pkgconfig/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
@@ -67,6 +68,28 @@ if(TARGET allocgate_benchmark)
 endif()
 if(TARGET allocgate)
   install(TARGETS allocgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  if(TARGET allocgate_man_pages)
+    install(DIRECTORY ${ALLOCGATE_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 FILES_MATCHING PATTERN "*.1.gz")
+  endif()
+endif()
+# Whoever builds a package to hand on puts their own name and address here:
+# the Debian package's Maintainer and its changelog's signer.
+set(ALLOCGATE_PACKAGE_CONTACT "allocgate maintainers <maintainers@allocgate.invalid>" CACHE STRING
+  "The Maintainer of the Debian package (cpack -G DEB)")
+# The license, as Debian expects it beside every package's files
+# (cmake/debian/copyright), and the changelog a Debian package carries.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The debug package's (cpack -G DEB: allocgate-dbg); its content is made
+# while packaging (cmake/debian/split_debug.cmake).
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/debian/copyright DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/allocgate-dbg
+  COMPONENT dbg EXCLUDE_FROM_ALL)
+find_program(ALLOCGATE_GZIP gzip)
+if(ALLOCGATE_GZIP)
+  set(changelog ${PROJECT_BINARY_DIR}/debian/changelog)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/debian/changelog.in ${changelog} @ONLY)
+  execute_process(COMMAND ${ALLOCGATE_GZIP} -9nf ${changelog} COMMAND_ERROR_IS_FATAL ANY)
+  install(FILES ${changelog}.gz DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  install(FILES ${changelog}.gz DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/allocgate-dbg COMPONENT dbg EXCLUDE_FROM_ALL)
 endif()
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/allocgateConfig.cmake.in

@@ -8,15 +8,35 @@ set(CPACK_PACKAGE_NAME allocgate)
 set(CPACK_PACKAGE_VENDOR allocgate)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "allocgate maintainers <allocgate@localhost>")
+set(CPACK_PACKAGE_CONTACT "${ALLOCGATE_PACKAGE_CONTACT}")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgtest-dev, libbenchmark-dev, libsimdjson-dev, libdw-dev, pkg-config, cmake")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "heaptrack")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Heap allocations as a number you can test and gate
- A replacement of the global operator new and delete that counts allocations
+# The synopsis is the summary above; this is the extended description.
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "A replacement of the global operator new and delete that counts allocations
  exactly, GoogleTest assertions and Google Benchmark counters on the counts,
  and the allocgate command, which gates recorded allocs/op bounds in CI.")
+# Two packages: allocgate, and allocgate-dbg with the command's debug
+# information. The command is stripped; its line tables, which `allocgate
+# profile` reads to name the line that allocates, go to allocgate-dbg's
+# /usr/lib/debug/.build-id, where Debian keeps debug information and libdw
+# finds it (cmake/debian/split_debug.cmake). Not CPack's dbgsym package: it
+# takes the installed object files (benchmark_main.o) for unstripped binaries.
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL Unspecified dbg)
+set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME allocgate)
+set(CPACK_DEBIAN_DBG_PACKAGE_NAME allocgate-dbg)
+set(CPACK_DEBIAN_DBG_PACKAGE_DEPENDS "allocgate (= ${PROJECT_VERSION})")
+set(CPACK_DEBIAN_DBG_PACKAGE_SECTION debug)
+set(CPACK_DEBIAN_DBG_PACKAGE_SHLIBDEPS OFF)
+set(CPACK_DEBIAN_DBG_PACKAGE_RECOMMENDS "")
+set(CPACK_DEBIAN_DBG_PACKAGE_SUGGESTS "")
+set(CPACK_DEBIAN_DBG_DESCRIPTION "Debug information for the allocgate command
+ The line tables of the allocgate command, by build ID: with them installed,
+ allocgate profile and gdb name the file and line of each frame.")
+set(CPACK_COMPONENT_DBG_DESCRIPTION "${CPACK_DEBIAN_DBG_DESCRIPTION}")
+set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/debian/split_debug.cmake)
 include(CPack)

@@ -24,7 +24,8 @@ int profile(Options o) {
   const SiteProfile profile = reports::profile_case(o.case_name);
   if (profile.lines_missing()) {
     std::cerr << "allocgate: the code that allocates has no line tables, so its sites name functions only: build "
-                 "it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo)\n";
+                 "it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo), or for a packaged allocgate install "
+                 "allocgate-dbg\n";
   }
   std::cout << o.case_name << ": " << profile.allocations << " allocations, " << profile.bytes
             << " bytes in one operation (after a warm-up one)\n\nby count:\n"

@@ -13,7 +13,9 @@ using files::json_number;
 // the line that allocates most.
 std::string extra(const Report& report, const CaseResult& c) {
   std::string text = "toolchain: " + report.toolchain();
-  if (!c.sites.empty()) text += "\ntop site: " + files::readable(c.sites[0].allocs_per_op) + " allocs/op from " + to_string(c.sites[0].where());
+  if (!c.sites.empty())
+    text +=
+        "\ntop site: " + files::readable(c.sites[0].allocs_per_op) + " allocs/op from " + to_string(c.sites[0].where());
   return text;
 }
 
@@ -32,7 +34,8 @@ nlohmann::json github_action_benchmark(const Report& report) {
     if (c.allocs_per_op_min) allocs["range"] = spread(*c.allocs_per_op_min, c.allocs_per_op);
     entries.push_back(std::move(allocs));
     if (c.bytes_per_op) {
-      entries.push_back({{"name", c.name + " - bytes/op"}, {"unit", "bytes/op"}, {"value", json_number(*c.bytes_per_op)}});
+      entries.push_back(
+          {{"name", c.name + " - bytes/op"}, {"unit", "bytes/op"}, {"value", json_number(*c.bytes_per_op)}});
     }
     if (c.ns_median) {
       nlohmann::json time{{"name", c.name + " - time"}, {"unit", "ns/op"}, {"value", *c.ns_median}};

@@ -252,7 +252,8 @@ TEST_F(Cli, ProfileOfCodeWithoutLineTablesSaysSoAndNamesItsFunctions) {
   const Result r = run(std::string(ALLOCGATE_WITHOUT_LINES_BIN) + " profile canary/naive/10");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_EQ(r.output.rfind("allocgate: the code that allocates has no line tables, so its sites name functions only: "
-                           "build it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo)\n",
+                           "build it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo), or for a packaged "
+                           "allocgate install allocgate-dbg\n",
                            0),
             0u)
       << r.output;

@@ -12,7 +12,8 @@ work=$3
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-export PKG_CONFIG_PATH=$work/prefix/lib/pkgconfig
+PKG_CONFIG_PATH=$(dirname "$(find "$work/prefix" -name allocgate.pc)")
+export PKG_CONFIG_PATH
 export PATH=$work/prefix/bin:$PATH
 
 # The benchmark's allocs/op, exactly, and the gate over it: recorded, then held.
