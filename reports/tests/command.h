@@ -3,6 +3,8 @@
 // would: a command's exit code and output, and a source line found by its text.
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -41,14 +43,15 @@ inline unsigned line_of(const std::string& file, const std::string& text) {
   return 0;
 }
 
-/// A test with a fresh directory of its own (named after the suite and the
-/// test, so concurrent ctest runs do not meet), removed when it ends.
+/// A test with a fresh directory of its own (named after the suite, the test
+/// and the process, so concurrent ctest runs, of one build or several, do
+/// not meet), removed when it ends.
 class ScratchDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = std::filesystem::temp_directory_path() /
-           (std::string("allocgate-") + test->test_suite_name() + "-" + test->name());
+    dir_ = std::filesystem::temp_directory_path() / (std::string("allocgate-") + test->test_suite_name() + "-" +
+                                                     test->name() + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }

@@ -5,6 +5,7 @@
 // counter, a paused timer, an error; and figures no bound can hold.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -45,14 +46,18 @@ class GoogleBenchmarkShapes : public ::testing::TestWithParam<std::string> {
     std::string test = ::testing::UnitTest::GetInstance()->current_test_info()->test_suite_name();
     test += std::string(".") + ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::replace(test.begin(), test.end(), '/', '_');
-    const fs::path dir = fs::temp_directory_path() / ("allocgate-gbench-shapes-" + test);
-    fs::create_directories(dir);
-    const std::string file = (dir / (std::to_string(std::hash<std::string>{}(flags)) + ".json")).string();
+    dir_ = fs::temp_directory_path() / ("allocgate-gbench-shapes-" + test + "-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+    const std::string file = (dir_ / (std::to_string(std::hash<std::string>{}(flags)) + ".json")).string();
     const Result r = run(std::string(ALLOCGATE_SHAPES_BENCH) + " --benchmark_filter=^BM_ " + flags +
                          " --benchmark_out=" + file + " --benchmark_out_format=json");
     EXPECT_EQ(r.code, 0) << r.output;
     return file;
   }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  fs::path dir_;
 };
 
 TEST_P(GoogleBenchmarkShapes, EveryCountedBenchmarkHasItsExactFigures) {
@@ -105,7 +110,7 @@ TEST_P(GoogleBenchmarkShapes, TheCommandGatesComparesAndTabulatesIt) {
 // each naming the benchmark and the likely cause, and nothing is written; a
 // count that varies between repetitions fails the gate as such.
 TEST(GoogleBenchmarkFlakyFigures, AreRefusedByTheUpdateAndFailTheGate) {
-  const fs::path dir = fs::temp_directory_path() / "allocgate-gbench-flaky";
+  const fs::path dir = fs::temp_directory_path() / ("allocgate-gbench-flaky-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string json = (dir / "bench.json").string(), bounds = (dir / "bounds.json").string();
@@ -157,7 +162,7 @@ unsigned allocating_line() {
 // git work tree, or the CMake build's source directory: both are this
 // checkout's), from whatever directory the benchmark runs in.
 TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
-  const fs::path dir = fs::temp_directory_path() / "allocgate-gbench-sites";
+  const fs::path dir = fs::temp_directory_path() / ("allocgate-gbench-sites-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const std::string json = (dir / "bench.json").string(), bounds = (dir / "bounds.json").string();
