@@ -11,6 +11,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "site_findings.h"
 #include "text_table.h"
 
 namespace allocgate::reports {
@@ -123,6 +124,18 @@ std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) 
 }
 
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
+  // The sites first, each once with the cases whose allocations it changed.
+  SiteFindings findings;
+  for (const CompareRow& r : rows) {
+    if (!r.allocs_changed()) continue;
+    for (const auto& [site, change] : site_changes(r)) findings.add(site, r.name, change);
+  }
+  const auto escape = [markdown](const std::string& t) { return markdown ? t : files::terminal_text(t); };
+  for (const SiteFinding& finding : findings.by_site()) {
+    const std::string line = finding_line(finding, escape);
+    out << (markdown ? "- " + files::markdown_text(line) : line) << "\n";
+  }
+  if (!findings.by_site().empty()) out << "\n";
   using Align = TextTable::Align;
   TextTable table({{"case", Align::left},
                    {"allocs/op", Align::right},
@@ -135,18 +148,6 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
                    std::move(c.bytes), std::move(c.time), std::move(c.note)});
   }
   table.print(out, markdown);
-  if (markdown) return;
-  // Under each case whose allocations changed: which sites account for it.
-  for (const CompareRow& r : rows) {
-    if (!r.allocs_changed()) continue;
-    const auto changes = site_changes(r);
-    if (changes.empty()) continue;
-    out << "\n" << files::terminal_text(r.name) << ": allocs/op by site, head - base\n";
-    for (std::size_t i = 0; i < changes.size() && i < 5; ++i) {
-      out << "  " << files::signed_readable(changes[i].second) << "  " << files::terminal_text(changes[i].first)
-          << "\n";
-    }
-  }
 }
 
 }  // namespace allocgate::reports

@@ -35,8 +35,8 @@ struct CompareRow {
 /// once, not in its report and again in its row.
 std::vector<CompareRow> compare_reports(Report base, Report head);
 
-/// The table; then, for each case whose allocations changed and whose reports
-/// have sites, the sites whose allocs/op changed, largest change first.
+/// The sites whose allocs/op changed, each once with the cases it reaches
+/// (most cases first), then the table.
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown);
 
 /// Per site ("function (file:line)"), head's allocs/op minus base's; nonzero

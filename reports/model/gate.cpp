@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "format.h"
 #include "input_error.h"
+#include "site_findings.h"
 #include "text_table.h"
 
 namespace allocgate::reports {
@@ -238,6 +239,28 @@ std::string site_line(const SiteSummary& site) {
   return files::readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
 }
 
+// One finding per line of code: the top sites that more than one regressed
+// case shares, each said once with the cases it reaches (their rows then go
+// without their sites).
+std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
+  SiteFindings findings;
+  for (const GateRow& row : result.rows) {
+    if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty()) continue;
+    findings.add(to_string(row.measured->sites[0].where()), row.name,
+                 row.measured->allocs_per_op - row.bound->allocs_per_op);
+  }
+  std::vector<SiteFinding> shared = findings.by_site();
+  shared.erase(std::remove_if(shared.begin(), shared.end(), [](const SiteFinding& f) { return f.cases.size() < 2; }),
+               shared.end());
+  return shared;
+}
+
+bool in_a_finding(const GateRow& row, const std::vector<SiteFinding>& findings) {
+  return std::any_of(findings.begin(), findings.end(), [&](const SiteFinding& f) {
+    return std::find(f.cases.begin(), f.cases.end(), row.name) != f.cases.end();
+  });
+}
+
 // Every case against its bound; names and statuses escaped or marked up for
 // where the table goes.
 TextTable bounds_table(const GateResult& result, bool markdown) {
@@ -261,10 +284,15 @@ TextTable bounds_table(const GateResult& result, bool markdown) {
 }  // namespace
 
 void print_text(std::ostream& out, const GateResult& result) {
+  const std::vector<SiteFinding> shared = shared_top_sites(result);
+  for (const SiteFinding& finding : shared) {
+    out << "REGRESSION " << finding_line(finding, [](const std::string& t) { return files::terminal_text(t); }) << "\n";
+  }
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
     out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail)
         << "\n";
+    if (in_a_finding(row, shared)) continue;
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
       out << "    " << files::terminal_text(site_line(row.measured->sites[i])) << "\n";
     }
@@ -276,9 +304,14 @@ void print_text(std::ostream& out, const GateResult& result) {
 void print_markdown(std::ostream& out, const GateResult& result) {
   const bool failed = result.failed(false);
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
+  const std::vector<SiteFinding> shared = shared_top_sites(result);
+  for (const SiteFinding& finding : shared) {
+    out << "- **" << files::markdown_text(finding_line(finding, [](const std::string& t) { return t; })) << "**\n";
+  }
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
+    if (in_a_finding(row, shared)) continue;
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
       out << "  - " << files::markdown_text(site_line(row.measured->sites[i])) << "\n";
     }
@@ -290,8 +323,19 @@ void print_markdown(std::ostream& out, const GateResult& result) {
 }
 
 void print_github_annotations(std::ostream& out, const GateResult& result) {
+  // A site that many cases share: one annotation at its line, naming them.
+  const std::vector<SiteFinding> shared = shared_top_sites(result);
+  for (const SiteFinding& finding : shared) {
+    const auto row = std::find_if(result.rows.begin(), result.rows.end(),
+                                  [&](const GateRow& r) { return r.name == finding.cases.front(); });
+    const SiteFrame& where = row->measured->sites[0].where();
+    out << "::error ";
+    if (!where.file.empty()) out << "file=" << files::workflow_property(where.file) << ",line=" << where.line << ",";
+    out << "title=allocation regression::"
+        << files::workflow_data(finding_line(finding, [](const std::string& t) { return t; })) << "\n";
+  }
   for (const GateRow& row : result.rows) {
-    if (!fails(row)) continue;
+    if (!fails(row) || in_a_finding(row, shared)) continue;
     out << "::error ";
     // Point the annotation at the line that allocates most, when known.
     const bool has_site = row.measured && !row.measured->sites.empty();

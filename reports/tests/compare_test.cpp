@@ -63,9 +63,41 @@ TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
   EXPECT_EQ(changes[0].second, 10);
   std::ostringstream text;
   print_comparison(text, rows, false);
-  EXPECT_NE(text.str().find("x/optimized/10: allocs/op by site, head - base\n  +10  render (x.cpp:42)"),
-            std::string::npos)
+  EXPECT_EQ(text.str().rfind("+10 allocs/op at render (x.cpp:42) in x/optimized/10\n\n", 0), 0u) << text.str();
+}
+
+// One finding per line of code: a site that changed 7 cases is one line,
+// with the cases, ahead of the table; a site of one case is a line of its own.
+TEST(Compare, SaysASiteOnceWithTheCasesItReaches) {
+  json base = json::array(), head = json::array();
+  for (int i = 0; i < 7; ++i) {
+    const std::string name = "BM_Lookup/" + std::to_string(i);
+    base.push_back(entry(name, 0, 0, 100, 99, 101));
+    json h = entry(name, 1 + (i == 6), 32, 100, 99, 101);
+    h["sites"] = json::array({{{"function", "lookup"},
+                               {"file", "src/x.cpp"},
+                               {"line", 1800},
+                               {"allocs_per_op", 1 + (i == 6)},
+                               {"bytes_per_op", 32}}});
+    head.push_back(h);
+  }
+  json other = entry("BM_Other", 5, 10, 100, 99, 101);
+  other["sites"] = json::array(
+      {{{"function", "other"}, {"file", "y.cpp"}, {"line", 3}, {"allocs_per_op", 5}, {"bytes_per_op", 10}}});
+  base.push_back(entry("BM_Other", 0, 0, 100, 99, 101));
+  head.push_back(other);
+  std::ostringstream text;
+  print_comparison(text, compare_reports(report_of(base), report_of(head)), false);
+  // The cases in the table's order: the largest change first.
+  EXPECT_EQ(text.str().rfind("+1 to +2 allocs/op at lookup (src/x.cpp:1800) in 7 benchmarks: BM_Lookup/6, BM_Lookup/0, "
+                             "BM_Lookup/1, BM_Lookup/2, BM_Lookup/3 and 2 more\n"
+                             "+5 allocs/op at other (y.cpp:3) in BM_Other\n\n",
+                             0),
+            0u)
       << text.str();
+  std::size_t mentions = 0;
+  for (std::size_t at = 0; (at = text.str().find("src/x.cpp:1800", at)) != std::string::npos; ++at) ++mentions;
+  EXPECT_EQ(mentions, 1u) << text.str();
 }
 
 }  // namespace

@@ -281,3 +281,48 @@ TEST(Gate, ARegressionShowsWhereItsAllocationsComeFrom) {
 }
 
 }  // namespace
+
+namespace {
+
+// One finding per line of code: a new allocation site that regresses 29
+// benchmarks is one line naming it and the benchmarks, ahead of the cases,
+// and one annotation at its line; the cases follow without repeating it.
+TEST(Gate, ASiteThatRegressesManyCasesIsSaidOnce) {
+  using namespace allocgate::reports;
+  using allocgate::bounds::bounds_from_json;
+  nlohmann::json benchmarks = nlohmann::json::array(), bounds = nlohmann::json::object();
+  for (int i = 0; i < 29; ++i) {
+    const std::string name = "BM_A/0/" + std::to_string(i);
+    benchmarks.push_back({{"name", name},
+                          {"allocs_per_op", 1},
+                          {"sites",
+                           {{{"function", "lookup"},
+                             {"file", "src/x.cpp"},
+                             {"line", 1800},
+                             {"allocs_per_op", 1},
+                             {"bytes_per_op", 32}}}}});
+    bounds[name] = {{"allocs_per_op", 0}};
+  }
+  const Report report =
+      report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "r");
+  const GateResult r = evaluate(
+      report, bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc", "b");
+  std::ostringstream text, annotations;
+  print_text(text, r);
+  print_github_annotations(annotations, r);
+  EXPECT_EQ(text.str().rfind("REGRESSION +1 allocs/op at lookup (src/x.cpp:1800) in 29 benchmarks: BM_A/0/0, BM_A/0/1, "
+                             "BM_A/0/10, BM_A/0/11, BM_A/0/12 and 24 more\n"
+                             "REGRESSION BM_A/0/0: allocs/op 1 > bound 0 (+1)\n"
+                             "REGRESSION BM_A/0/1: allocs/op 1 > bound 0 (+1)\n",
+                             0),
+            0u)
+      << text.str();
+  std::size_t mentions = 0;
+  for (std::size_t at = 0; (at = text.str().find("src/x.cpp:1800", at)) != std::string::npos; ++at) ++mentions;
+  EXPECT_EQ(mentions, 1u) << text.str();
+  EXPECT_EQ(annotations.str(),
+            "::error file=src/x.cpp,line=1800,title=allocation regression::+1 allocs/op at lookup (src/x.cpp:1800) in "
+            "29 benchmarks: BM_A/0/0, BM_A/0/1, BM_A/0/10, BM_A/0/11, BM_A/0/12 and 24 more\n");
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "site_findings.h"
+
+#include <algorithm>
+
+#include "format.h"
+
+namespace allocgate::reports {
+namespace {
+
+constexpr std::size_t kCasesNamed = 5;
+
+}  // namespace
+
+void SiteFindings::add(const std::string& site, const std::string& case_name, double change) {
+  auto it = std::find_if(findings_.begin(), findings_.end(), [&](const SiteFinding& f) { return f.site == site; });
+  if (it == findings_.end()) {
+    findings_.push_back({site, {}, change, change});
+    it = findings_.end() - 1;
+  }
+  it->cases.push_back(case_name);
+  it->low = std::min(it->low, change);
+  it->high = std::max(it->high, change);
+}
+
+std::vector<SiteFinding> SiteFindings::by_site() const {
+  std::vector<SiteFinding> sorted = findings_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const SiteFinding& a, const SiteFinding& b) {
+    if (a.cases.size() != b.cases.size()) return a.cases.size() > b.cases.size();
+    const double wa = std::max(std::abs(a.low), std::abs(a.high)), wb = std::max(std::abs(b.low), std::abs(b.high));
+    if (wa != wb) return wa > wb;
+    return a.site < b.site;
+  });
+  return sorted;
+}
+
+std::string finding_line(const SiteFinding& f, const std::function<std::string(const std::string&)>& escape) {
+  std::string line = files::signed_readable(f.low);
+  if (f.high != f.low) line += " to " + files::signed_readable(f.high);
+  line += " allocs/op at " + escape(f.site) + " in ";
+  if (f.cases.size() > 1) line += std::to_string(f.cases.size()) + " benchmarks: ";
+  for (std::size_t i = 0; i < f.cases.size() && i < kCasesNamed; ++i) line += (i > 0 ? ", " : "") + escape(f.cases[i]);
+  if (f.cases.size() > kCasesNamed) line += " and " + std::to_string(f.cases.size() - kCasesNamed) + " more";
+  return line;
+}
+
+}  // namespace allocgate::reports
