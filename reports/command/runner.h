@@ -16,7 +16,7 @@ namespace allocgate::reports {
 
 struct RunOptions {
   std::string filter;     ///< RE2 regular expression searched in case names; empty: all
-  int repetitions = 3;    ///< timed repetitions per case (median, min, max)
+  int repetitions = 5;    ///< timed repetitions per case: 4 or more let compare tell a time change from noise
   double min_time = 0.1;  ///< seconds per repetition
   int counted_runs = 5;   ///< operations counted after the warm-up
   bool time = true;       ///< false: allocation figures and hashes only

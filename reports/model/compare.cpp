@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <ostream>
 #include <string_view>
@@ -22,7 +23,28 @@ bool CompareRow::bytes_changed() const {
   return base && head && base->bytes_per_op && head->bytes_per_op && *base->bytes_per_op != *head->bytes_per_op;
 }
 
-bool CompareRow::time_changed() const { return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1); }
+bool CompareRow::time_changed() const {
+  if (time_p) return !too_few_repetitions && *time_p < kSignificance;
+  // Without the repetitions (a report that kept only their range): the
+  // ranges do not overlap.
+  return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1);
+}
+
+TimeSummary summarize_times(const std::vector<CompareRow>& rows) {
+  TimeSummary summary;
+  double log_sum = 0;
+  bool any_could = false;
+  for (const CompareRow& r : rows) {
+    if (!r.time_ratio || *r.time_ratio <= 0) continue;
+    ++summary.timed;
+    log_sum += std::log(*r.time_ratio);
+    summary.significant += r.time_changed();
+    any_could = any_could || (r.time_p && !r.too_few_repetitions);
+  }
+  if (summary.timed > 0) summary.geomean = std::exp(log_sum / static_cast<double>(summary.timed));
+  summary.too_few_repetitions = summary.timed > 0 && !any_could;
+  return summary;
+}
 
 std::vector<CompareRow> compare_reports(Report base, Report head) {
   // Every pairing found before any case moves: the index views head's names.
@@ -51,6 +73,9 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
         row.ratio_low = *row.head->ns_min / *b.ns_max;
         row.ratio_high = *row.head->ns_max / *b.ns_min;
       }
+      row.time_p = mann_whitney_p(b.ns_repetitions, row.head->ns_repetitions);
+      row.too_few_repetitions =
+          row.time_p && smallest_p(b.ns_repetitions.size(), row.head->ns_repetitions.size()) >= kSignificance;
     }
     rows.push_back(std::move(row));
   }
@@ -81,6 +106,13 @@ struct Cells {
   std::string allocs, bytes, time, note;
 };
 
+// A p-value with two significant digits: "0.008", "0.40", "1".
+std::string p_text(double p) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.2g", p);
+  return text;
+}
+
 Cells cells_of(const CompareRow& r) {
   Cells c;
   if (!r.base || !r.head) {
@@ -94,8 +126,13 @@ Cells cells_of(const CompareRow& r) {
     c.bytes = files::signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
   }
   if (r.time_ratio) {
-    c.time = files::ratio(*r.time_ratio);
+    // benchstat's way: "~" where the change is not significant.
+    c.time = (r.time_p && !r.time_changed() ? "~ " : "") + files::ratio(*r.time_ratio);
     if (r.ratio_low) c.time += " [" + files::ratio(*r.ratio_low) + ", " + files::ratio(*r.ratio_high) + "]";
+    if (r.time_p) {
+      c.time += " p=" + p_text(*r.time_p) + " n=" + std::to_string(r.base->ns_repetitions.size()) + "+" +
+                std::to_string(r.head->ns_repetitions.size());
+    }
   }
   c.note = r.allocs_changed()  ? "allocations changed"
            : r.bytes_changed() ? "bytes changed"
@@ -148,6 +185,16 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
                    std::move(c.bytes), std::move(c.time), std::move(c.note)});
   }
   table.print(out, markdown);
+  const TimeSummary times = summarize_times(rows);
+  if (times.geomean) {
+    out << (markdown ? "\n" : "") << "time: geomean head/base " << files::ratio(*times.geomean) << " over "
+        << times.timed << " case(s); ";
+    if (times.too_few_repetitions) {
+      out << "too few repetitions to tell a change from noise (Mann-Whitney U needs 4 per report for p < 0.05)\n";
+    } else {
+      out << times.significant << " changed (Mann-Whitney U, p < 0.05); ~ marks a change noise may explain\n";
+    }
+  }
 }
 
 }  // namespace allocgate::reports

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "mann_whitney.h"
 #include "report.h"
 
 namespace allocgate::reports {
@@ -21,11 +22,28 @@ struct CompareRow {
   /// head/base median time, and the range the repetitions allow:
   /// [head min / base max, head max / base min].
   std::optional<double> time_ratio, ratio_low, ratio_high;
+  /// The Mann-Whitney U test's two-sided p-value over both reports'
+  /// repetitions; absent when either has no repetitions.
+  std::optional<double> time_p;
+  /// Repetitions too few for any p below kSignificance: no time change can be told.
+  bool too_few_repetitions = false;
 
   bool allocs_changed() const;
   bool bytes_changed() const;
-  /// The repetitions' ranges do not overlap: a difference noise cannot explain.
+  /// A time difference noise does not explain: p < kSignificance; without
+  /// repetitions, ranges that do not overlap.
   bool time_changed() const;
+};
+
+/// The p-value below which a time change is real, as benchstat takes it.
+inline constexpr double kSignificance = 0.05;
+
+/// Over the cases timed in both reports: the geometric mean of head/base
+/// time, how many changed significantly, and whether any could.
+struct TimeSummary {
+  std::size_t timed = 0, significant = 0;
+  std::optional<double> geomean;
+  bool too_few_repetitions = false;  ///< no case had enough to tell
 };
 
 /// Changed allocations first (largest change first), then changed bytes,
@@ -38,6 +56,8 @@ std::vector<CompareRow> compare_reports(Report base, Report head);
 /// The sites whose allocs/op changed, each once with the cases it reaches
 /// (most cases first), then the table.
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown);
+
+TimeSummary summarize_times(const std::vector<CompareRow>& rows);
 
 /// Per site ("function (file:line)"), head's allocs/op minus base's; nonzero
 /// changes only, largest first.

@@ -27,6 +27,7 @@ void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> c
   c.ns_min = real_ns.front();
   c.ns_max = real_ns.back();
   c.cpu_ns_median = cpu_ns[cpu_ns.size() / 2];
+  if (real_ns.size() > 1) c.ns_repetitions = std::move(real_ns);
 }
 
 std::string Report::toolchain() const { return context_text(k::kToolchain); }
@@ -218,6 +219,27 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
   }
 }
 
+// A case's timed repetitions: finite, non-negative figures, at most as many as
+// `run --repetitions` allows.
+void read_repetitions(const Reader& r, object entry, CaseResult& c) {
+  constexpr std::size_t kMaxRepetitions = 1000;
+  const auto it = field(entry, k::kNsPerOpRepetitions);
+  if (!it) return;
+  array values;
+  if (it->get(values) != simdjson::SUCCESS || values.size() > kMaxRepetitions) {
+    r.fail(c.name + ": ns_per_op_repetitions is not an array of at most " + std::to_string(kMaxRepetitions) +
+           " figures");
+  }
+  for (const element value : values) {
+    double v = 0;
+    if (!value.is_number() || value.get(v) != simdjson::SUCCESS || !std::isfinite(v) || v < 0) {
+      r.fail(c.name + ": ns_per_op_repetitions holds " + files::json_text(value) + ", not a figure >= 0");
+    }
+    c.ns_repetitions.push_back(v);
+  }
+  std::sort(c.ns_repetitions.begin(), c.ns_repetitions.end());
+}
+
 // An allocgate report: one entry per case, every field ours.
 CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   CaseResult c;
@@ -238,6 +260,7 @@ CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   c.cpu_ns_median = r.figure(k::kCpuTime);
   c.ns_min = r.figure(k::kNsPerOpMin);
   c.ns_max = r.figure(k::kNsPerOpMax);
+  read_repetitions(r, entry, c);
   if (const auto iterations = r.count(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
   c.output_sha256 = r.text(k::kOutputSha256);
   if (const auto it = field(entry, k::kEqualToReference); it && !it->is_null()) {
@@ -498,6 +521,7 @@ nlohmann::json case_json(const CaseResult& c) {
   if (c.allocs_per_op_min) entry[k::kAllocsPerOpMin] = files::json_number(*c.allocs_per_op_min);
   if (c.ns_min) entry[k::kNsPerOpMin] = *c.ns_min;
   if (c.ns_max) entry[k::kNsPerOpMax] = *c.ns_max;
+  if (!c.ns_repetitions.empty()) entry[k::kNsPerOpRepetitions] = c.ns_repetitions;
   if (c.iterations) entry[k::kIterations] = *c.iterations;
   if (c.bytes_per_op) entry[k::kBytesPerOpField] = files::json_number(*c.bytes_per_op);
   if (c.peak_bytes) entry[k::kPeakBytes] = files::json_number(*c.peak_bytes);

@@ -48,6 +48,9 @@ struct CaseResult {
   // absent when the case was not timed.
   std::optional<double> ns_median, ns_min, ns_max;
   std::optional<double> cpu_ns_median;
+  /// Each timed repetition's ns/op, smallest first: what compare's
+  /// Mann-Whitney U test reads. Empty when the source had one figure only.
+  std::vector<double> ns_repetitions;
   std::optional<std::int64_t> iterations;  ///< summed over the repetitions
   std::string output_sha256;
   std::optional<bool> equal_to_reference;

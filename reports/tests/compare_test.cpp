@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "compare.h"
 
+#include "input_error.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace {
@@ -98,6 +101,61 @@ TEST(Compare, SaysASiteOnceWithTheCasesItReaches) {
   std::size_t mentions = 0;
   for (std::size_t at = 0; (at = text.str().find("src/x.cpp:1800", at)) != std::string::npos; ++at) ++mentions;
   EXPECT_EQ(mentions, 1u) << text.str();
+}
+
+}  // namespace
+
+namespace {
+
+json timed(const std::string& name, const std::vector<double>& repetitions) {
+  json e = entry(name, 0, 0, repetitions[repetitions.size() / 2], repetitions.front(), repetitions.back());
+  e["ns_per_op_repetitions"] = repetitions;
+  return e;
+}
+
+// Time changes that are real: Mann-Whitney U over the repetitions, "~" where
+// noise may explain the change, the geometric mean over all cases, and a
+// word when the repetitions are too few for any p below 0.05.
+TEST(Compare, TimeChangesAreTestedOverTheRepetitions) {
+  const Report base =
+      report_of(json::array({timed("slower", {100, 101, 102, 103, 104}), timed("noise", {100, 110, 120, 130, 140}),
+                             timed("same", {50, 51, 52, 53, 54})}));
+  const Report head =
+      report_of(json::array({timed("slower", {120, 121, 122, 123, 124}), timed("noise", {105, 115, 125, 135, 145}),
+                             timed("same", {50, 51, 52, 53, 54})}));
+  const auto rows = compare_reports(base, head);
+  ASSERT_EQ(rows[0].name, "slower");  // the significant change first
+  EXPECT_DOUBLE_EQ(*rows[0].time_p, 2.0 / 252);
+  EXPECT_TRUE(rows[0].time_changed());
+  const auto noise = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.name == "noise"; });
+  EXPECT_GT(*noise->time_p, 0.05);
+  EXPECT_FALSE(noise->time_changed());
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_NE(text.str().find("1.20x [1.15x, 1.24x] p=0.0079 n=5+5  slower"), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("~ 1.04x"), std::string::npos) << text.str();
+  // (122/102 * 125/120 * 1) ^ (1/3)
+  EXPECT_NE(text.str().find("time: geomean head/base 1.08x over 3 case(s); 1 changed (Mann-Whitney U, p < 0.05)"),
+            std::string::npos)
+      << text.str();
+}
+
+TEST(Compare, SaysWhenTheRepetitionsAreTooFewToTell) {
+  const auto rows = compare_reports(report_of(json::array({timed("a", {100, 101, 102})})),
+                                    report_of(json::array({timed("a", {200, 201, 202})})));
+  EXPECT_TRUE(rows[0].too_few_repetitions);
+  EXPECT_FALSE(rows[0].time_changed());  // p = 0.1 at best with 3 and 3
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_NE(text.str().find("too few repetitions to tell a change from noise"), std::string::npos) << text.str();
+}
+
+TEST(Compare, TheRepetitionsRoundTripThroughTheReport) {
+  const Report r = report_of(json::array({timed("a", {3, 1, 2})}));
+  EXPECT_EQ(r.cases[0].ns_repetitions, (std::vector<double>{1, 2, 3}));
+  EXPECT_EQ(report_from_json(to_json(r), "again").cases[0].ns_repetitions, (std::vector<double>{1, 2, 3}));
+  EXPECT_THROW(report_of(json::array({{{"name", "b"}, {"allocs_per_op", 0}, {"ns_per_op_repetitions", {1, -2}}}})),
+               allocgate::files::InputError);
 }
 
 }  // namespace
