@@ -64,7 +64,7 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
   std::vector<CompareRow> rows;
   rows.reserve(base.cases.size() + static_cast<std::size_t>(std::count(paired.begin(), paired.end(), false)));
   for (std::size_t i = 0; i < base.cases.size(); ++i) {
-    CompareRow row{base.cases[i].name, std::move(base.cases[i]), std::nullopt, {}, {}, {}};
+    CompareRow row{base.cases[i].name, std::move(base.cases[i]), std::nullopt, {}, {}, {}, {}, false};
     if (head_of[i]) row.head = std::move(head.cases[*head_of[i]]);
     const CaseResult& b = *row.base;
     if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
@@ -80,7 +80,8 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
     rows.push_back(std::move(row));
   }
   for (std::size_t j = 0; j < head.cases.size(); ++j) {
-    if (!paired[j]) rows.push_back(CompareRow{head.cases[j].name, std::nullopt, std::move(head.cases[j]), {}, {}, {}});
+    if (!paired[j])
+      rows.push_back(CompareRow{head.cases[j].name, std::nullopt, std::move(head.cases[j]), {}, {}, {}, {}, false});
   }
   const auto rank = [](const CompareRow& r) {
     if (!r.base || !r.head) return 4;

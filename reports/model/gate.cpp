@@ -236,7 +236,9 @@ bool fails(const GateRow& row) {
 
 // Unescaped: each printer escapes it for its medium.
 std::string site_line(const SiteSummary& site) {
-  return files::readable(site.allocs_per_op) + " allocs/op from " + to_string(site.where());
+  std::string line = files::readable(site.allocs_per_op) + " allocs/op";
+  if (site.temporary_per_op > 0) line += " (" + files::readable(site.temporary_per_op) + " temporary)";
+  return line + " from " + to_string(site.where());
 }
 
 // One finding per line of code: the top sites that more than one regressed
@@ -294,7 +296,9 @@ void print_text(std::ostream& out, const GateResult& result) {
         << "\n";
     if (in_a_finding(row, shared)) continue;
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "    " << files::terminal_text(site_line(row.measured->sites[i])) << "\n";
+      const SiteSummary& site = row.measured->sites[i];
+      out << "    " << files::terminal_text(site_line(site)) << "\n";
+      if (!site.hint.empty()) out << "      hint: " << files::terminal_text(site.hint) << "\n";
     }
   }
   bounds_table(result, false).print(out);
@@ -313,7 +317,9 @@ void print_markdown(std::ostream& out, const GateResult& result) {
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
     if (in_a_finding(row, shared)) continue;
     for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      out << "  - " << files::markdown_text(site_line(row.measured->sites[i])) << "\n";
+      const SiteSummary& site = row.measured->sites[i];
+      out << "  - " << files::markdown_text(site_line(site)) << "\n";
+      if (!site.hint.empty()) out << "    - hint: " << files::markdown_text(site.hint) << "\n";
     }
   }
   if (failed) out << "\n";

@@ -14,9 +14,11 @@ using namespace allocgate::keys;
 using site_summary::keys::kFile;
 using site_summary::keys::kFrames;
 using site_summary::keys::kFunction;
+using site_summary::keys::kHint;
 using site_summary::keys::kLine;
 using site_summary::keys::kSites;
 using site_summary::keys::kStacks;
+using site_summary::keys::kTemporaryPerOp;
 
 // --- context: what built the binary and where it ran --------------------------
 inline constexpr const char* kSchemaVersion = "allocgate_schema_version";  ///< only in allocgate's reports

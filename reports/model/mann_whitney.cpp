@@ -42,7 +42,8 @@ double smallest_p(std::size_t n1, std::size_t n2) {
   if (n1 == 0 || n2 == 0) return 1;
   // Both extremes of the exact distribution: 2 / C(n1 + n2, n1).
   double arrangements = 1;
-  for (std::size_t k = 1; k <= n1; ++k) arrangements = arrangements * static_cast<double>(n2 + k) / static_cast<double>(k);
+  for (std::size_t k = 1; k <= n1; ++k)
+    arrangements = arrangements * static_cast<double>(n2 + k) / static_cast<double>(k);
   return std::min(1.0, 2 / arrangements);
 }
 

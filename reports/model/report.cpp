@@ -67,6 +67,7 @@ constexpr double kMaxCount = 9007199254740992.0;  // 2^53
 constexpr std::size_t kMaxSitesPerCase = 1000;
 constexpr std::size_t kMaxStacksPerCase = 1000;
 constexpr std::size_t kMaxFramesPerStack = 256;
+constexpr std::size_t kMaxHintBytes = 1000;
 using simdjson::dom::array;
 using simdjson::dom::element;
 using simdjson::dom::object;
@@ -179,8 +180,14 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
       const double line = number(site, k::kLine, std::numeric_limits<unsigned>::max());
       if (std::trunc(line) != line) r.fail(c.name + ": a site's line is not a whole number");
       if (c.sites.empty()) c.sites.reserve(sites.size());
+      const double allocs = number(site, k::kAllocsPerOpField);
+      const double temporary = number(site, k::kTemporaryPerOp);
+      if (temporary > allocs) r.fail(c.name + ": a site's temporary_per_op is above its allocs_per_op");
+      std::string_view hint = text(site, k::kHint);
+      if (hint.size() > kMaxHintBytes)
+        r.fail(c.name + ": a site's hint is longer than " + std::to_string(kMaxHintBytes) + " bytes");
       c.sites.emplace_back(frames.get(text(site, k::kFunction), text(site, k::kFile), static_cast<unsigned>(line)),
-                           number(site, k::kAllocsPerOpField), number(site, k::kBytesPerOpField));
+                           allocs, number(site, k::kBytesPerOpField), temporary, std::string(hint));
     }
   }
   if (const auto it = field(entry, k::kStacks)) {

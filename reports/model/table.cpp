@@ -258,6 +258,19 @@ void flame_boxes(std::ostream& out, const FlameNode& node, double x, int level, 
   }
 }
 
+// A case's top sites: allocs/op, how many of them are temporaries, and the
+// usual fix where one is known.
+void html_sites(std::ostream& out, const CaseResult& c) {
+  out << "<table class=\"sites\"><caption>" << files::html_text(c.name) << ": where one operation allocates</caption>\n"
+      << "<tr><th>allocs/op</th><th>temporary/op</th><th>site</th><th>fix</th></tr>\n";
+  for (const SiteSummary& site : c.sites) {
+    out << "<tr><td class=\"n\">" << files::readable(site.allocs_per_op) << "</td><td class=\"n\">"
+        << files::readable(site.temporary_per_op) << "</td><td>" << files::html_text(to_string(site.where()))
+        << "</td><td>" << files::html_text(site.hint) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+}
+
 void svg_flame(std::ostream& out, const std::string& case_name, const std::vector<StackSummary>& stacks) {
   FlameNode root{"all", 0, {}};
   for (const StackSummary& stack : stacks) {
@@ -319,7 +332,9 @@ void print_html(std::ostream& out, const Report& report) {
     if (!times.empty()) svg_bars(out, "time", "ns/op (median)", times, " ns");
     svg_scaling(out, v);
     if (reference != nullptr && !reference->stacks.empty()) svg_flame(out, reference->name, reference->stacks);
-    out << "</div></section>\n";
+    out << "</div>";
+    if (reference != nullptr && !reference->sites.empty()) html_sites(out, *reference);
+    out << "</section>\n";
   }
   if (views.empty()) {
     std::ostringstream plain;

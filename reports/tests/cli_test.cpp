@@ -220,7 +220,8 @@ TEST_F(Cli, TheGatePointsAtTheLineThatAllocates) {
   const std::string site =
       "allocgate::canary::render_regressed (reports/tests/canary/canary.cpp:" + std::to_string(regression_line()) + ")";
   const std::string expected =
-      "REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n    1000 allocs/op from " + site + "\n";
+      "REGRESSION canary/optimized/1000: allocs/op 1000 > bound 0 (+1000)\n    1000 allocs/op (1000 temporary) from " +
+      site + "\n";
   EXPECT_EQ(gate.output.rfind(expected, 0), 0u) << gate.output;
 
   // compare names the new site too.

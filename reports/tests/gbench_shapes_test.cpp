@@ -194,8 +194,9 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
   // g++ inlines allocate() ("allocate"), clang 14 does not ("(anonymous namespace)::allocate").
   const std::string function = CaseIndex(report).find("BM_Two/iterations:50")->sites[0].where().function;
   EXPECT_EQ(function.substr(function.rfind("allocate")), "allocate");
-  EXPECT_NE(gate.output.find("REGRESSION BM_Two/iterations:50: allocs/op 2 > bound 1 (+1)\n    2 allocs/op from " +
-                             function + " (" + where + ":" + line + ")\n"),
+  EXPECT_NE(gate.output.find(
+                "REGRESSION BM_Two/iterations:50: allocs/op 2 > bound 1 (+1)\n    2 allocs/op (2 temporary) from " +
+                function + " (" + where + ":" + line + ")\n"),
             std::string::npos)
       << gate.output;
   const Result annotated = run("GITHUB_ACTIONS=true " + allocgate + " diff --bounds " + bounds + " " + json);

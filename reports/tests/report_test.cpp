@@ -85,15 +85,18 @@ TEST(ReadReport, CasesThatNameOneFrameShareIt) {
 TEST(ReadReport, SitesAndStacksRoundTrip) {
   Report r = read_report(kFixtures + "/report.json");
   EXPECT_FALSE(r.cases[0].sites.empty());  // the fixture was written by `allocgate run --sites`
-  r.cases[0].sites = {SiteSummary{allocgate::SiteFrame{"render", "workloads/x.cpp", 42}, 1000, 32000}};
+  r.cases[0].sites = {SiteSummary{allocgate::SiteFrame{"render", "workloads/x.cpp", 42}, 1000, 32000, 250, "reserve"}};
   r.cases[0].stacks = {StackSummary{{"main", "render"}, 1000}};
   const Report again = report_from_json(to_json(r), "again");
   ASSERT_EQ(again.cases[0].sites.size(), 1u);
   EXPECT_EQ(to_string(again.cases[0].sites[0].where()), "render (workloads/x.cpp:42)");
   EXPECT_EQ(again.cases[0].sites[0].allocs_per_op, 1000);
+  EXPECT_EQ(again.cases[0].sites[0].temporary_per_op, 250);
+  EXPECT_EQ(again.cases[0].sites[0].hint, "reserve");
   ASSERT_EQ(again.cases[0].stacks.size(), 1u);
   EXPECT_EQ(again.cases[0].stacks[0].frames, (std::vector<std::string>{"main", "render"}));
   for (const char* bad : {R"("sites": 3)", R"("sites": [3])", R"("sites": [{"line": -1}])", R"("stacks": [{}])",
+                          R"("sites": [{"allocs_per_op": 1, "temporary_per_op": 2}])", R"("sites": [{"hint": 7}])",
                           R"("stacks": [{"frames": [1], "allocs_per_op": 1}])"}) {
     const std::string text =
         std::string(

@@ -25,6 +25,12 @@ struct Site {
   SiteFrame where;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
+  /// Of count, the allocations freed before the thread's next allocation:
+  /// throwaways (heaptrack's "temporary allocations").
+  std::uint64_t temporary = 0;
+  /// The usual fix, when the standard library's frames under the site show a
+  /// pattern it has one for ("reserve: ..."); empty otherwise.
+  std::string hint;
 };
 
 /// A distinct stack, outermost frame first, with what it allocated.
@@ -32,6 +38,7 @@ struct StackSample {
   std::vector<SiteFrame> frames;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t temporary = 0;  ///< as Site::temporary
 };
 
 struct SiteProfile {

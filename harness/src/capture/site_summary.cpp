@@ -12,7 +12,8 @@ Summary summarize(const SiteProfile& profile, double operations) {
   for (std::size_t i = 0; i < profile.sites.size() && i < kSites; ++i) {
     const Site& site = profile.sites[i];
     summary.sites.emplace_back(site.where, static_cast<double>(site.count) / operations,
-                               static_cast<double>(site.bytes) / operations);
+                               static_cast<double>(site.bytes) / operations,
+                               static_cast<double>(site.temporary) / operations, site.hint);
   }
   for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
     const std::vector<SiteFrame>& frames = profile.stacks[i].frames;
@@ -28,11 +29,14 @@ Summary summarize(const SiteProfile& profile, double operations) {
 nlohmann::json sites_json(const std::vector<SiteSummary>& sites) {
   nlohmann::json json = nlohmann::json::array();
   for (const SiteSummary& site : sites) {
-    json.push_back({{keys::kFunction, site.where().function},
-                    {keys::kFile, site.where().file},
-                    {keys::kLine, site.where().line},
-                    {keys::kAllocsPerOp, json_number(site.allocs_per_op)},
-                    {keys::kBytesPerOp, json_number(site.bytes_per_op)}});
+    nlohmann::json entry{{keys::kFunction, site.where().function},
+                         {keys::kFile, site.where().file},
+                         {keys::kLine, site.where().line},
+                         {keys::kAllocsPerOp, json_number(site.allocs_per_op)},
+                         {keys::kBytesPerOp, json_number(site.bytes_per_op)},
+                         {keys::kTemporaryPerOp, json_number(site.temporary_per_op)}};
+    if (!site.hint.empty()) entry[keys::kHint] = site.hint;
+    json.push_back(std::move(entry));
   }
   return json;
 }

@@ -26,7 +26,9 @@ inline constexpr const char* kFile = "file";
 inline constexpr const char* kLine = "line";
 inline constexpr const char* kAllocsPerOp = "allocs_per_op";
 inline constexpr const char* kBytesPerOp = "bytes_per_op";
-inline constexpr const char* kStacks = "stacks";  ///< [{frames, allocs_per_op}]
+inline constexpr const char* kTemporaryPerOp = "temporary_per_op";  ///< of allocs_per_op, freed before the next
+inline constexpr const char* kHint = "hint";                        ///< the usual fix, when one is known
+inline constexpr const char* kStacks = "stacks";                    ///< [{frames, allocs_per_op}]
 inline constexpr const char* kFrames = "frames";
 }  // namespace keys
 
@@ -37,10 +39,15 @@ inline constexpr std::size_t kFrames = 14;
 
 /// A site's figures per operation.
 struct SiteSummary {
-  SiteSummary(SiteFrame where, double allocs, double bytes)
-      : SiteSummary(std::make_shared<const SiteFrame>(std::move(where)), allocs, bytes) {}
-  SiteSummary(std::shared_ptr<const SiteFrame> where, double allocs, double bytes)
-      : frame(std::move(where)), allocs_per_op(allocs), bytes_per_op(bytes) {}
+  SiteSummary(SiteFrame where, double allocs, double bytes, double temporary = 0, std::string fix = {})
+      : SiteSummary(std::make_shared<const SiteFrame>(std::move(where)), allocs, bytes, temporary, std::move(fix)) {}
+  SiteSummary(std::shared_ptr<const SiteFrame> where, double allocs, double bytes, double temporary = 0,
+              std::string fix = {})
+      : frame(std::move(where)),
+        allocs_per_op(allocs),
+        bytes_per_op(bytes),
+        temporary_per_op(temporary),
+        hint(std::move(fix)) {}
 
   /// The frame: file relative to the source tree.
   const SiteFrame& where() const { return *frame; }
@@ -51,6 +58,11 @@ struct SiteSummary {
   std::shared_ptr<const SiteFrame> frame;
   double allocs_per_op = 0;
   double bytes_per_op = 0;
+  /// Of allocs_per_op, those freed before the thread's next allocation.
+  double temporary_per_op = 0;
+  /// The usual fix, from the standard library's frames under the site; empty
+  /// when no pattern fits.
+  std::string hint;
 };
 
 /// A distinct allocation stack of one operation, outermost frame first, each

@@ -23,6 +23,7 @@
 #include <unordered_map>
 
 #include "allocgate/guards.h"
+#include "capture/fix_hint.h"
 #include "counting/thread_state.h"
 
 namespace allocgate {
@@ -538,6 +539,7 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
   Symbolizer& symbolizer = Symbolizer::instance();
   const std::lock_guard<std::mutex> lock(symbolizer.mutex());
   std::map<std::tuple<std::string, std::string, unsigned>, std::size_t> site_index;
+  std::map<std::size_t, std::uint64_t> hint_weight;  // site -> allocations of the stack its hint came from
   for (std::size_t i = 0; i < table_->capacity; ++i) {
     const detail::CapturedStack& captured = table_->slots[i];
     if (captured.hash == 0) continue;
@@ -569,11 +571,22 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
 
     const auto key = std::make_tuple(where.function, where.file, where.line);
     const auto [it, inserted] = site_index.try_emplace(key, profile.sites.size());
-    if (inserted) profile.sites.push_back(Site{where, 0, 0});
-    profile.sites[it->second].count += captured.count;
-    profile.sites[it->second].bytes += captured.bytes;
-    profile.stacks.push_back(
-        StackSample{{innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes});
+    if (inserted) profile.sites.push_back(Site{where, 0, 0, 0, {}});
+    Site& site = profile.sites[it->second];
+    site.count += captured.count;
+    site.bytes += captured.bytes;
+    site.temporary += captured.temporary;
+    // The standard library's frames between the site and the allocation;
+    // the hint of the site's stack that allocates most.
+    const std::vector<SiteFrame> under(innermost_first.begin(),
+                                       innermost_first.begin() + static_cast<std::ptrdiff_t>(user));
+    if (std::string hint = detail::fix_hint(under, captured.temporary == captured.count);
+        !hint.empty() && captured.count > hint_weight[it->second]) {
+      site.hint = std::move(hint);
+      hint_weight[it->second] = captured.count;
+    }
+    profile.stacks.push_back(StackSample{
+        {innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes, captured.temporary});
     profile.allocations += captured.count;
     profile.bytes += captured.bytes;
   }
@@ -593,6 +606,8 @@ void SiteProfile::merge(const SiteProfile& other) {
     } else {
       it->count += site.count;
       it->bytes += site.bytes;
+      it->temporary += site.temporary;
+      if (it->hint.empty()) it->hint = site.hint;
     }
   }
   for (const StackSample& stack : other.stacks) {
@@ -603,6 +618,7 @@ void SiteProfile::merge(const SiteProfile& other) {
     } else {
       it->count += stack.count;
       it->bytes += stack.bytes;
+      it->temporary += stack.temporary;
     }
   }
   sort_by_count(*this);
@@ -623,7 +639,11 @@ std::string SiteProfile::top(std::size_t n, bool by_bytes) const {
   const std::vector<Site> ordered = by_bytes ? sites_by_bytes() : sites;
   std::ostringstream out;
   for (std::size_t i = 0; i < ordered.size() && i < n; ++i) {
-    out << "  " << ordered[i].count << " allocs, " << ordered[i].bytes << " B: " << to_string(ordered[i].where) << "\n";
+    const Site& site = ordered[i];
+    out << "  " << site.count << " allocs";
+    if (site.temporary > 0) out << " (" << site.temporary << " temporary)";
+    out << ", " << site.bytes << " B: " << to_string(site.where) << "\n";
+    if (!site.hint.empty()) out << "      hint: " << site.hint << "\n";
   }
   if (ordered.size() > n) out << "  ... " << ordered.size() - n << " more site(s)\n";
   if (dropped > 0) out << "  (" << dropped << " allocation(s) whose stack did not fit the table)\n";

@@ -164,10 +164,13 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
     }
     ++slot.count;
     slot.bytes += size;
+    table.last_slot = &slot;
+    table.last_block = nullptr;  // allocate_once sets it once the block is known
     t.capturing_now = false;
     return;
   }
   ++table.dropped;
+  table.last_slot = nullptr;
   t.capturing_now = false;
 }
 
@@ -238,8 +241,9 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     count_allocation(t.counters, size);
     if (flags & kProcessScopeOpen) count_process_allocation(size);
   }
-  if (!(flags & kBlockHeaders)) return base;
   void* user = static_cast<char*>(base) + offset;
+  if ((t.mode & kCapturing) && counted && t.capture->last_slot != nullptr) t.capture->last_block = user;
+  if (!(flags & kBlockHeaders)) return base;
   *header_of(user) = BlockHeader{size, offset << 1 | (counted ? 1u : 0u)};
   return user;
 }
@@ -278,6 +282,10 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   if (user == nullptr) return;
   ThreadState& t = t_state;
   const std::uint32_t flags = current_flags();
+  if ((t.mode & kCapturing) && t.capture != nullptr && user == t.capture->last_block) {
+    ++t.capture->last_slot->temporary;  // freed before the thread allocated again
+    t.capture->last_block = nullptr;
+  }
   void* base = user;
   bool counted = !(t.mode & kPaused);
   if (flags & kBlockHeaders) {

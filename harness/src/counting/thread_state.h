@@ -48,6 +48,7 @@ struct CapturedStack {
   std::uint32_t depth = 0;
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t temporary = 0;  // freed before the thread's next allocation
   void* frames[kMaxFrames];
 };
 
@@ -58,6 +59,10 @@ struct StackTable {
   FrameRuleCache rules;        // for unwind_stack
   StackAnchor anchor;          // where the capture began, for unwind_stack to join
   bool use_backtrace = false;  // the plain unwinder, glibc's backtrace()
+  // The thread's last captured allocation, until its next one: freed before
+  // then, it is a temporary (heaptrack's definition) of last_slot's stack.
+  CapturedStack* last_slot = nullptr;
+  void* last_block = nullptr;
 };
 
 /// Bits of ThreadState::mode. The hook tests `mode | hook_flags` once and takes

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+// Why a line allocates: each pattern with a usual fix, built here, gets its
+// hint on its own line and no other's; an allocation freed before the
+// thread's next one is a temporary, one kept is not.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "allocgate/allocgate.h"
+#include "allocgate/sites.h"
+#include "escape.h"
+
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+
+namespace {
+
+using allocgate::CaptureSites;
+using allocgate::test::escape;
+
+NOINLINE void grow_vector() {
+  std::vector<int> v;
+  for (int i = 0; i < 100; ++i) v.push_back(i);
+  escape(v.data());
+}
+
+NOINLINE void grow_string() {
+  std::string s;
+  for (int i = 0; i < 100; ++i) s += "word ";
+  escape(s.data());
+}
+
+NOINLINE void format_with_to_string() {
+  std::string s = std::to_string(1234567890123456789LL);  // longer than the small-string buffer
+  escape(s.data());
+}
+
+NOINLINE void format_with_a_stream() {
+  std::ostringstream out;
+  out << "a value longer than the small-string buffer: " << 42;
+  std::string s = out.str();
+  escape(s.data());
+}
+
+struct Widget {
+  long payload[4];
+};
+
+NOINLINE void shared_from_new() {
+  std::shared_ptr<Widget> p(new Widget{});
+  escape(p.get());
+}
+
+NOINLINE void big_function() {
+  long a = 1, b = 2, c = 3, d = 4;
+  std::function<long()> f = [a, b, c, d] { return a + b + c + d; };  // 32 bytes of captures
+  escape(&f);
+}
+
+NOINLINE void regex_per_call() {
+  const std::regex pattern("[a-z]+[0-9]*");
+  escape(&pattern);
+}
+
+NOINLINE void fill_a_map() {
+  std::map<int, int> m;
+  for (int i = 0; i < 10; ++i) m[i] = i;
+  escape(&m);
+}
+
+NOINLINE void temporary_key(const std::map<std::string, int>& m) {
+  int found = 0;
+  const std::string_view key = "a key longer than fifteen characters";
+  for (int i = 0; i < 10; ++i) found += static_cast<int>(m.count(std::string(key)));
+  escape(&found);
+}
+
+// A temporary copy of a std::string: not a lookup key for all one can tell.
+NOINLINE void temporary_copy(const std::string& text) {
+  for (int i = 0; i < 3; ++i) {
+    std::string copy(text);
+    escape(copy.data());
+  }
+}
+
+// Fits no pattern: one plain block, kept past the next allocation.
+std::vector<void*> g_kept;
+NOINLINE void plain_new() {
+  for (int i = 0; i < 4; ++i) g_kept.push_back(new char[64]);
+}
+
+const allocgate::Site* site_of(const allocgate::SiteProfile& profile, const std::string& function) {
+  for (const auto& site : profile.sites) {
+    if (site.where.function.find(function) != std::string::npos) return &site;
+  }
+  return nullptr;
+}
+
+TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
+  const std::map<std::string, int> lookup_table{{"x", 1}};
+  g_kept.reserve(16);
+  CaptureSites capture;
+  grow_vector();
+  grow_string();
+  format_with_to_string();
+  format_with_a_stream();
+  shared_from_new();
+  big_function();
+  regex_per_call();
+  fill_a_map();
+  temporary_key(lookup_table);
+  temporary_copy("a text longer than the small-string buffer");
+  plain_new();
+  capture.stop();
+  const allocgate::SiteProfile profile = capture.profile();
+  const std::pair<const char*, const char*> expected[] = {
+      {"grow_vector", "std::vector that grows"},
+      {"grow_string", "std::string that grows"},
+      {"format_with_to_string", "std::to_chars"},
+      {"format_with_a_stream", "std::to_chars"},
+      {"shared_from_new", "make_shared"},
+      {"big_function", "std::function whose callable does not fit"},
+      {"regex_per_call", "std::regex compiled here"},
+      {"fill_a_map", "node-based container"},
+      {"temporary_key", "heterogeneous lookup"},
+  };
+  for (const auto& [function, hint] : expected) {
+    const allocgate::Site* site = site_of(profile, function);
+    ASSERT_NE(site, nullptr) << function << "\n" << profile.top(30);
+    EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
+  }
+  for (const char* function : {"plain_new", "temporary_copy"}) {
+    const allocgate::Site* site = site_of(profile, function);
+    ASSERT_NE(site, nullptr) << function << "\n" << profile.top(30);
+    EXPECT_EQ(site->hint, "") << function;
+  }
+  for (void* p : g_kept) delete[] static_cast<char*>(p);
+  g_kept.clear();
+}
+
+NOINLINE void throwaways(int n) {
+  for (int i = 0; i < n; ++i) {
+    char* p = new char[32];  // freed before the next allocation: a temporary
+    escape(p);
+    delete[] p;
+  }
+}
+
+std::vector<char*> g_blocks;
+
+NOINLINE void kept_then_freed(int n) {
+  for (int i = 0; i < n; ++i) g_blocks.push_back(new char[32]);  // each outlives the next allocation
+  for (char* p : g_blocks) delete[] p;
+  g_blocks.clear();
+}
+
+TEST(Temporaries, AnAllocationFreedBeforeTheThreadsNextIsOne) {
+  g_blocks.reserve(16);
+  CaptureSites capture;
+  throwaways(7);
+  kept_then_freed(5);
+  capture.stop();
+  const allocgate::SiteProfile profile = capture.profile();
+  const allocgate::Site* thrown = site_of(profile, "throwaways");
+  ASSERT_NE(thrown, nullptr) << profile.top(10);
+  EXPECT_EQ(thrown->count, 7u);
+  EXPECT_EQ(thrown->temporary, 7u);
+  const allocgate::Site* kept = site_of(profile, "kept_then_freed");
+  ASSERT_NE(kept, nullptr) << profile.top(10);
+  EXPECT_EQ(kept->count, 5u);
+  // The last block is freed while no allocation follows it: a temporary.
+  EXPECT_EQ(kept->temporary, 1u) << profile.top(10);
+}
+
+}  // namespace
