@@ -42,7 +42,7 @@ NOINLINE void grow_string() {
 }
 
 NOINLINE void format_with_to_string() {
-  std::string s = std::to_string(1234567890123456789LL);  // longer than the small-string buffer
+  std::string s = std::to_string(1e300);  // 308 characters: longer than any small-string buffer
   escape(s.data());
 }
 
@@ -137,8 +137,8 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   };
   for (const auto& [function, hint] : expected) {
     const allocgate::Site* site = site_of(profile, function);
-    ASSERT_NE(site, nullptr) << function << "\n" << profile.top(30);
-    EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
+    EXPECT_NE(site, nullptr) << function << "\n" << profile.top(30);
+    if (site != nullptr) EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
   }
   for (const char* function : {"plain_new", "temporary_copy"}) {
     const allocgate::Site* site = site_of(profile, function);

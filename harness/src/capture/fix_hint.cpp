@@ -23,6 +23,11 @@ bool shared_count_from_pointer(const std::vector<SiteFrame>& frames) {
         f.function.find(',', at) == std::string::npos) {
       return true;
     }
+    // libc++ allocates the count in shared_ptr's constructor from a pointer
+    // (make_shared in __create_with_control_block).
+    if (f.function.rfind("std::__1::shared_ptr<", 0) == 0 && f.function.find(">::shared_ptr<") != std::string::npos) {
+      return true;
+    }
   }
   return false;
 }
@@ -48,7 +53,8 @@ std::string fix_hint(const std::vector<SiteFrame>& under, bool temporary) {
            "operations";
   }
   // shared_ptr<T>(new T): the count is a second block (make_shared's is _Sp_counted_ptr_inplace).
-  if (shared_count_from_pointer(under) || has_any(under, {"std::_Sp_counted_ptr<", "std::__1::__shared_ptr_pointer<"})) {
+  if (shared_count_from_pointer(under) ||
+      has_any(under, {"std::_Sp_counted_ptr<", "std::__1::__shared_ptr_pointer<"})) {
     return "std::shared_ptr from new: std::make_shared puts the object and its count in one allocation";
   }
   // std::function storing a callable too big for its small buffer.
@@ -77,7 +83,8 @@ std::string fix_hint(const std::vector<SiteFrame>& under, bool temporary) {
   // A std::string made from a string_view and dropped at once: the key a map
   // or set of strings is looked up with. (A copy of a std::string, or one
   // made of characters, is not taken for one.)
-  if (temporary && has_any(under, {"::basic_string<std::basic_string_view<", "::basic_string<std::__1::basic_string_view<"})) {
+  if (temporary &&
+      has_any(under, {"::basic_string<std::basic_string_view<", "::basic_string<std::__1::basic_string_view<"})) {
     return "a temporary std::string: if it is a key to look up a map or set of strings, look up with the "
            "string_view itself (heterogeneous lookup: std::less<>, or a transparent hash and equal_to)";
   }
