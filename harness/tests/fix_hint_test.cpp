@@ -138,7 +138,9 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   for (const auto& [function, hint] : expected) {
     const allocgate::Site* site = site_of(profile, function);
     EXPECT_NE(site, nullptr) << function << "\n" << profile.top(30);
-    if (site != nullptr) EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
+    if (site != nullptr) {
+      EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
+    }
   }
   for (const char* function : {"plain_new", "temporary_copy"}) {
     const allocgate::Site* site = site_of(profile, function);
