@@ -21,6 +21,8 @@ namespace {
 // The bounds file's own keys.
 constexpr const char* kAllocsPerOp = "allocs_per_op";
 constexpr const char* kBytesPerOp = "bytes_per_op";
+constexpr const char* kPeakBytes = "peak_bytes";
+constexpr const char* kLeakedBytesPerOp = "leaked_bytes_per_op";
 
 // Where a bound is, for messages: built only when one is needed, not for each
 // of a hundred thousand bounds read.
@@ -60,6 +62,10 @@ Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
       b.bytes_per_op = non_negative(field, place, kBytesPerOp);
     } else if (key == "bytes_tolerance") {
       b.bytes_tolerance = non_negative(field, place, "bytes_tolerance");
+    } else if (key == kPeakBytes) {
+      b.peak_bytes = non_negative(field, place, kPeakBytes);
+    } else if (key == kLeakedBytesPerOp) {
+      b.leaked_bytes_per_op = non_negative(field, place, kLeakedBytesPerOp);
     } else if (key == "note") {
       std::string_view note;
       if (field.get(note) != simdjson::SUCCESS) throw files::InputError(place.str("note") + " is not a string");
@@ -180,6 +186,8 @@ nlohmann::json to_json(const BoundsFile& bounds) {
       if (b.tolerance > 0) entry["tolerance"] = files::json_number(b.tolerance);
       if (b.bytes_per_op) entry[kBytesPerOp] = files::json_number(*b.bytes_per_op);
       if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = files::json_number(b.bytes_tolerance);
+      if (b.peak_bytes) entry[kPeakBytes] = files::json_number(*b.peak_bytes);
+      if (b.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*b.leaked_bytes_per_op);
       if (!b.note.empty()) entry["note"] = b.note;
       section[name] = std::move(entry);
     }

@@ -26,6 +26,10 @@ struct Bound {
   double tolerance = 0;  ///< allowed excess over allocs_per_op; 0: exact
   std::optional<double> bytes_per_op;
   double bytes_tolerance = 0;
+  /// The most live bytes one operation may reach above its start.
+  std::optional<double> peak_bytes;
+  /// Bytes an operation may leave allocated (0: it must free all it allocates).
+  std::optional<double> leaked_bytes_per_op;
   std::string note;
 };
 

@@ -101,3 +101,43 @@ TEST(GTestAssertions, AForbiddenAllocationFailsTheTestAtTheGuard) {
 }
 
 }  // namespace
+
+namespace {
+
+// EXPECT_NO_LEAKS: a statement that frees what it allocates passes, one
+// that keeps a block fails with the bytes it left and where they come from.
+TEST(GTestAssertions, NoLeaksPassesWhenEverythingIsFreed) {
+  reset();
+  EXPECT_NO_LEAKS({
+    std::string s(200, 'x');
+    allocgate::test::escape(s.data());
+  });
+  grow_text();
+  EXPECT_NO_LEAKS(std::string().swap(g_text));  // freeing what was allocated before is no leak
+}
+
+TEST(GTestAssertions, NoLeaksFailsWithTheBytesLeftAndTheirSite) {
+  reset();
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_LEAKS(grow_text()), "`grow_text()` should leave nothing allocated; it left " +
+                                                            std::to_string(kTextBytes) + " bytes live");
+  reset();
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_LEAKS(grow_text()), "grow_text");  // the site
+  reset();
+  EXPECT_FATAL_FAILURE(ASSERT_NO_LEAKS(grow_text()), "should leave nothing allocated");
+  reset();
+}
+
+void free_without_its_size() {
+  void* p = ::operator new(32);
+  allocgate::test::escape(p);
+  ::operator delete(p);  // unsized: the hook is not told how much is freed
+}
+
+// Without every freed size, a leak cannot be told from none: the assertion
+// says so rather than pass.
+TEST(GTestAssertions, NoLeaksCannotPassWhenAFreedSizeIsUnknown) {
+  EXPECT_NONFATAL_FAILURE(EXPECT_NO_LEAKS(free_without_its_size()),
+                          "`free_without_its_size()`: whether it leaks cannot be told: 1 free(s) of unknown size");
+}
+
+}  // namespace

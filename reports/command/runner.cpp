@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "runner.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <map>
@@ -85,6 +86,11 @@ void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& resu
   result.bytes_per_op = static_cast<double>(per_run.total.bytes_allocated) / counted_runs;
   // Absent when a free's size was unknown (the peak would be too high).
   if (one.sizes_known()) result.peak_bytes = static_cast<double>(one.peak_live_bytes);
+  // What the counted operations left allocated, per operation: known only
+  // when every free's size was (a leak of unknown size is never taken for 0).
+  if (per_run.total.sizes_known()) {
+    result.leaked_bytes_per_op = static_cast<double>(std::max<std::int64_t>(per_run.total.net_bytes, 0)) / counted_runs;
+  }
   result.output_sha256 = allocgate::workloads::sha256_hex(c->output());
 }
 

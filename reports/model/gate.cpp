@@ -82,6 +82,24 @@ GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
       return row;
     }
   }
+  // Memory held: the peak of one operation, and what it leaves behind. A
+  // figure the report could not measure (a free of unknown size) is never taken for 0.
+  const auto held = [&](const std::optional<double>& limit, const std::optional<double>& figure, const char* what) {
+    if (!limit) return false;
+    if (!figure) {
+      row.status = Status::unmeasured;
+      row.detail = std::string(what) + " is bounded (" + files::exact(*limit) +
+                   ") but the report does not know it (a free of unknown size: see block headers)";
+      return true;
+    }
+    if (*figure <= *limit) return false;
+    row.status = Status::regression;
+    row.detail = std::string(what) + " " + files::exact(*figure) + " > bound " + files::exact(*limit) + " (" +
+                 files::signed_exact(*figure - *limit) + "); the sites by bytes hold them";
+    return true;
+  };
+  if (held(bound.peak_bytes, measured.peak_bytes, "peak_bytes")) return row;
+  if (held(bound.leaked_bytes_per_op, measured.leaked_bytes_per_op, "leaked_bytes_per_op")) return row;
   if (measured.allocs_per_op < bound.allocs_per_op) {
     row.status = Status::improved;
     row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " < bound " + files::exact(bound.allocs_per_op) +

@@ -67,6 +67,7 @@ inline constexpr const char* kBytesPerOpField = "bytes_per_op";      ///< likewi
 inline constexpr const char* kAllocsPerOpMin = "allocs_per_op_min";  ///< present when repetitions differ
 inline constexpr const char* kNsPerOpMin = "ns_per_op_min";
 inline constexpr const char* kNsPerOpMax = "ns_per_op_max";
+inline constexpr const char* kLeakedBytesPerOp = "leaked_bytes_per_op";      ///< absent when not known
 inline constexpr const char* kNsPerOpRepetitions = "ns_per_op_repetitions";  ///< each repetition's, smallest first
 inline constexpr const char* kOutputSha256 = "output_sha256";
 inline constexpr const char* kEqualToReference = "equal_to_reference";

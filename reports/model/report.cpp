@@ -263,6 +263,7 @@ CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   }
   c.bytes_per_op = r.figure(k::kBytesPerOpField);
   c.peak_bytes = r.figure(k::kPeakBytes);
+  c.leaked_bytes_per_op = r.figure(k::kLeakedBytesPerOp);
   c.ns_median = r.figure(k::kRealTime);
   c.cpu_ns_median = r.figure(k::kCpuTime);
   c.ns_min = r.figure(k::kNsPerOpMin);
@@ -532,6 +533,7 @@ nlohmann::json case_json(const CaseResult& c) {
   if (c.iterations) entry[k::kIterations] = *c.iterations;
   if (c.bytes_per_op) entry[k::kBytesPerOpField] = files::json_number(*c.bytes_per_op);
   if (c.peak_bytes) entry[k::kPeakBytes] = files::json_number(*c.peak_bytes);
+  if (c.leaked_bytes_per_op) entry[k::kLeakedBytesPerOp] = files::json_number(*c.leaked_bytes_per_op);
   if (!c.output_sha256.empty()) entry[k::kOutputSha256] = c.output_sha256;
   if (c.equal_to_reference) entry[k::kEqualToReference] = *c.equal_to_reference;
   if (!c.sites.empty()) entry[k::kSites] = site_summary::sites_json(c.sites);

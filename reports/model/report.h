@@ -43,7 +43,10 @@ struct CaseResult {
   /// is not deterministic); allocs_per_op is then the largest.
   std::optional<double> allocs_per_op_min;
   std::optional<double> bytes_per_op;
-  std::optional<double> peak_bytes;
+  std::optional<double> peak_bytes;  ///< live bytes above the operation's start, at their highest
+  /// Bytes an operation allocated and left live after it, per operation;
+  /// absent when a free's size was unknown (then it cannot be told, never guessed).
+  std::optional<double> leaked_bytes_per_op;
   // Time per operation in nanoseconds over the repetitions (see set_times);
   // absent when the case was not timed.
   std::optional<double> ns_median, ns_min, ns_max;

@@ -5,6 +5,7 @@
 #include "gate.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 
 #include <sstream>
 
@@ -323,6 +324,43 @@ TEST(Gate, ASiteThatRegressesManyCasesIsSaidOnce) {
   EXPECT_EQ(annotations.str(),
             "::error file=src/x.cpp,line=1800,title=allocation regression::+1 allocs/op at lookup (src/x.cpp:1800) in "
             "29 benchmarks: BM_A/0/0, BM_A/0/1, BM_A/0/10, BM_A/0/11, BM_A/0/12 and 24 more\n");
+}
+
+}  // namespace
+
+namespace {
+
+// A bound may hold the memory an operation keeps: its peak and what it leaks.
+TEST(Gate, PeakAndLeakBoundsAreGatedAndAnUnknownFigureIsNotZero) {
+  using namespace allocgate::reports;
+  using allocgate::bounds::bounds_from_json;
+  const Report report = report_from_json(nlohmann::json::parse(R"({"context": {"allocgate_schema_version": 1},
+      "benchmarks": [{"name": "peaky", "allocs_per_op": 1, "peak_bytes": 5000, "leaked_bytes_per_op": 0},
+                     {"name": "leaky", "allocs_per_op": 1, "peak_bytes": 64, "leaked_bytes_per_op": 64},
+                     {"name": "unknown", "allocs_per_op": 1},
+                     {"name": "fine", "allocs_per_op": 1, "peak_bytes": 64, "leaked_bytes_per_op": 0}]})"),
+                                         "r");
+  const auto bounds = bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1, "toolchains": {"tc": {
+      "peaky": {"allocs_per_op": 1, "peak_bytes": 4096},
+      "leaky": {"allocs_per_op": 1, "leaked_bytes_per_op": 0},
+      "unknown": {"allocs_per_op": 1, "leaked_bytes_per_op": 0},
+      "fine": {"allocs_per_op": 1, "peak_bytes": 4096, "leaked_bytes_per_op": 0}}}})"),
+                                       "b");
+  const GateResult r = evaluate(report, bounds, "tc", "b");
+  const auto row = [&](const std::string& name) {
+    return *std::find_if(r.rows.begin(), r.rows.end(), [&](const GateRow& x) { return x.name == name; });
+  };
+  EXPECT_EQ(row("peaky").status, Status::regression);
+  EXPECT_EQ(row("peaky").detail.rfind("peak_bytes 5000 > bound 4096 (+904)", 0), 0u) << row("peaky").detail;
+  EXPECT_EQ(row("leaky").status, Status::regression);
+  EXPECT_EQ(row("leaky").detail.rfind("leaked_bytes_per_op 64 > bound 0 (+64)", 0), 0u) << row("leaky").detail;
+  EXPECT_EQ(row("unknown").status, Status::unmeasured);
+  EXPECT_NE(row("unknown").detail.find("does not know it"), std::string::npos);
+  EXPECT_EQ(row("fine").status, Status::ok);
+  // The bounds file keeps both through a rewrite.
+  const auto again = bounds_from_json(to_json(bounds), "again");
+  EXPECT_EQ(again.toolchains.at("tc").at("fine").peak_bytes, 4096);
+  EXPECT_EQ(again.toolchains.at("tc").at("fine").leaked_bytes_per_op, 0);
 }
 
 }  // namespace

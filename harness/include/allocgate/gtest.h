@@ -82,6 +82,11 @@ MeasuredStatement measure_statement(Fn&& fn) {
 ::testing::AssertionResult check_recorded(const char* statement, const MeasuredStatement& measured, const char* name,
                                           const char* toolchain, const char* default_file);
 
+/// The check behind EXPECT_NO_LEAKS: the statement leaves nothing it
+/// allocated still allocated (net bytes <= 0). Fails, saying so, when a free's
+/// size was unknown: a leak then cannot be told, and is never guessed.
+::testing::AssertionResult check_no_leaks(const char* statement, const MeasuredStatement& measured);
+
 namespace detail {
 /// Fails the running test; installed as the ForbidAllocations handler.
 void fail_current_test(const ForbiddenAllocations& seen);
@@ -125,6 +130,15 @@ inline const bool forbidden_handler_installed = (set_forbidden_allocation_handle
   ALLOCGATE_TEST_RECORDED_(name, statement, GTEST_NONFATAL_FAILURE_)
 #define ASSERT_ALLOCATIONS_WITHIN_BOUNDS(name, statement) \
   ALLOCGATE_TEST_RECORDED_(name, statement, GTEST_FATAL_FAILURE_)
+
+/// The statement frees everything it allocates: nothing it allocated is live
+/// after it. A failure lists the sites by bytes, where the kept blocks come from.
+#define ALLOCGATE_TEST_NO_LEAKS_(statement, on_failure)                                                              \
+  GTEST_ASSERT_(                                                                                                     \
+      ::allocgate::testing::check_no_leaks(#statement, ::allocgate::testing::measure_statement([&] { statement; })), \
+      on_failure)
+#define EXPECT_NO_LEAKS(statement) ALLOCGATE_TEST_NO_LEAKS_(statement, GTEST_NONFATAL_FAILURE_)
+#define ASSERT_NO_LEAKS(statement) ALLOCGATE_TEST_NO_LEAKS_(statement, GTEST_FATAL_FAILURE_)
 
 /// The statement's allocations request at most n bytes in total.
 #define EXPECT_ALLOCATED_BYTES_LE(statement, n) \

@@ -41,6 +41,22 @@ const char* describe(Bound bound) {
   return result << "\n  top sites:\n" << measured.sites->profile().top(5);
 }
 
+::testing::AssertionResult check_no_leaks(const char* statement, const MeasuredStatement& measured) {
+  PauseCounting pause;
+  const AllocationStats& s = measured.stats;
+  if (!s.sizes_known()) {
+    return ::testing::AssertionFailure() << "`" << statement
+                                         << "`: whether it leaks cannot be told: " << s.unsized_deallocations
+                                         << " free(s) of unknown size (link allocgate::block_headers, or compile "
+                                            "with sized deallocation)\n  measured: "
+                                         << s;
+  }
+  if (s.net_bytes <= 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "`" << statement << "` should leave nothing allocated; it left "
+                                       << s.net_bytes << " bytes live\n  measured: " << s << "\n  sites by bytes:\n"
+                                       << measured.sites->profile().top(5, true);
+}
+
 namespace detail {
 
 void fail_current_test(const ForbiddenAllocations& seen) {
