@@ -164,13 +164,21 @@ std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) 
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
   // The sites first, each once with the cases whose allocations it changed.
   SiteFindings findings;
+  std::map<std::string, double> temporary;  // the most temporaries/op a changed site has in head
   for (const CompareRow& r : rows) {
     if (!r.allocs_changed()) continue;
     for (const auto& [site, change] : site_changes(r)) findings.add(site, r.name, change);
+    for (const SiteSummary& s : r.head->sites) {
+      double& most = temporary[to_string(s.where())];
+      most = std::max(most, s.temporary_per_op);
+    }
   }
   const auto escape = [markdown](const std::string& t) { return markdown ? t : files::terminal_text(t); };
   for (const SiteFinding& finding : findings.by_site()) {
-    const std::string line = finding_line(finding, escape);
+    std::string line = finding_line(finding, escape);
+    if (const auto it = temporary.find(finding.site); it != temporary.end() && it->second > 0) {
+      line += " (" + files::readable(it->second) + " temporary/op in head)";
+    }
     out << (markdown ? "- " + files::markdown_text(line) : line) << "\n";
   }
   if (!findings.by_site().empty()) out << "\n";

@@ -56,8 +56,12 @@ TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
 TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
   json base_entry = entry("x/optimized/10", 0, 0, 100, 99, 101);
   json head_entry = entry("x/optimized/10", 10, 300, 120, 119, 121);
-  head_entry["sites"] = json::array(
-      {{{"function", "render"}, {"file", "x.cpp"}, {"line", 42}, {"allocs_per_op", 10}, {"bytes_per_op", 300}}});
+  head_entry["sites"] = json::array({{{"function", "render"},
+                                      {"file", "x.cpp"},
+                                      {"line", 42},
+                                      {"allocs_per_op", 10},
+                                      {"bytes_per_op", 300},
+                                      {"temporary_per_op", 4}}});
   const auto rows = compare_reports(report_of(json::array({base_entry})), report_of(json::array({head_entry})));
   ASSERT_EQ(rows.size(), 1u);
   const auto changes = site_changes(rows[0]);
@@ -66,7 +70,9 @@ TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
   EXPECT_EQ(changes[0].second, 10);
   std::ostringstream text;
   print_comparison(text, rows, false);
-  EXPECT_EQ(text.str().rfind("+10 allocs/op at render (x.cpp:42) in x/optimized/10\n\n", 0), 0u) << text.str();
+  EXPECT_EQ(text.str().rfind("+10 allocs/op at render (x.cpp:42) in x/optimized/10 (4 temporary/op in head)\n\n", 0),
+            0u)
+      << text.str();
 }
 
 // One finding per line of code: a site that changed 7 cases is one line,
