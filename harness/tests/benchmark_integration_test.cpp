@@ -4,6 +4,8 @@
 // allocations: from the loop alone, and from a CountAllocations scope.
 
 #include <benchmark/benchmark.h>
+#include <array>
+#include <memory>
 
 #include <sstream>
 #include <string>
@@ -29,6 +31,13 @@ void BM_ThreeAllocationsPerIteration(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ThreeAllocationsPerIteration)->Iterations(37);
+
+// Keeps one 24-byte block per iteration: leaked_bytes/op 24.
+std::vector<std::unique_ptr<std::array<char, 24>>> g_kept_blocks;
+void BM_LeaksABlockPerIteration(benchmark::State& state) {
+  for (auto _ : state) g_kept_blocks.push_back(std::make_unique<std::array<char, 24>>());
+}
+BENCHMARK(BM_LeaksABlockPerIteration)->Iterations(10);
 
 void BM_NoAllocation(benchmark::State& state) {
   std::string buffer(1000, 'x');
@@ -105,6 +114,17 @@ const benchmark::BenchmarkReporter::Run& find(const std::vector<benchmark::Bench
   throw std::runtime_error("no run named " + name);
 }
 
+// What an iteration leaves allocated, per iteration: the vector's growth is
+// freed as it grows, the kept blocks are not.
+TEST(BenchmarkIntegration, ALeakPerIterationIsItsBytes) {
+  g_kept_blocks.reserve(16);  // the vector itself does not grow in the loop
+  const auto runs = run_quietly("BM_LeaksABlockPerIteration");
+  const auto& leaks = find(runs, "BM_LeaksABlockPerIteration");
+  EXPECT_EQ(leaks.counters.at("allocs/op").value, 1.0);
+  EXPECT_EQ(leaks.counters.at("leaked_bytes/op").value, 24.0);
+  g_kept_blocks.clear();
+}
+
 TEST(BenchmarkIntegration, CountersAreExactPerIteration) {
   const auto runs = run_quietly("BM_(ThreeAllocationsPerIteration|NoAllocation)");
   const auto& three = find(runs, "BM_ThreeAllocationsPerIteration");
@@ -112,6 +132,7 @@ TEST(BenchmarkIntegration, CountersAreExactPerIteration) {
   EXPECT_EQ(three.counters.at("allocs/op").value, 3.0);
   EXPECT_EQ(three.counters.at("bytes/op").value, 21.0 + 31 + 41);
   EXPECT_EQ(three.counters.at("peak_bytes").value, 93.0);
+  EXPECT_EQ(three.counters.at("leaked_bytes/op").value, 0.0);  // every block freed within its iteration
   const auto& none = find(runs, "BM_NoAllocation");
   EXPECT_EQ(none.counters.at("allocs/op").value, 0.0);
   EXPECT_EQ(none.counters.at("bytes/op").value, 0.0);
@@ -122,6 +143,7 @@ TEST(BenchmarkIntegration, APeakOverFreesOfUnknownSizeIsLeftOut) {
   const auto& many = find(runs, "BM_ManyAllocations");
   EXPECT_EQ(many.counters.at("allocs/op").value, 1234.0);
   EXPECT_EQ(many.counters.count("peak_bytes"), 0u);
+  EXPECT_EQ(many.counters.count("leaked_bytes/op"), 0u);  // unknown, not 0
 }
 
 TEST(BenchmarkIntegration, TheExactConsolePrintsEveryDigit) {
@@ -137,12 +159,12 @@ TEST(BenchmarkIntegration, TheExactConsolePrintsEveryDigit) {
     if (line.rfind("BM_ManyAllocations", 0) == 0) many = line;
     if (line.rfind("BM_ThreeAllocations", 0) == 0) three = line;
   }
-  EXPECT_NE(header.find("   allocs/op    bytes/op  peak_bytes"), std::string::npos) << text.str();
+  EXPECT_NE(header.find("   allocs/op    bytes/op  peak_bytes leaked_bytes/op"), std::string::npos) << text.str();
   // Google Benchmark's own console would print 1.234k and 12.34k here.
   // delete[] of a char array passes no size: without block headers the peak
-  // is unknown and shows as "-" rather than as a wrong number.
-  EXPECT_TRUE(many.ends_with("        1234       12340           -")) << many;
-  EXPECT_TRUE(three.ends_with("           3          93          93")) << three;
+  // and the leak are unknown and show as "-" rather than as wrong numbers.
+  EXPECT_TRUE(many.ends_with("        1234       12340           -           -")) << many;
+  EXPECT_TRUE(three.ends_with("           3          93          93           0")) << three;
 }
 
 TEST(BenchmarkIntegration, CountersAppearInTheJson) {

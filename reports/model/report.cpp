@@ -311,6 +311,9 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
     fewest = std::min(fewest, allocs);
     if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
     if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
+    if (const auto v = r.figure(k::kLeakedBytesPerOpCounter)) {
+      c.leaked_bytes_per_op = std::max(c.leaked_bytes_per_op.value_or(0), *v);
+    }
     if (const auto n = r.count(k::kIterations)) {
       // Each repetition's count is at most 2^53; their sum may still not fit.
       std::int64_t sum = 0;

@@ -12,6 +12,9 @@ namespace allocgate::keys {
 inline constexpr const char* kAllocsPerOp = "allocs/op";
 inline constexpr const char* kBytesPerOp = "bytes/op";
 inline constexpr const char* kPeakBytes = "peak_bytes";
+/// What an iteration left allocated after it, per iteration (0: it frees all
+/// it allocates); absent when a free's size was unknown.
+inline constexpr const char* kLeakedBytesPerOp = "leaked_bytes/op";
 
 // --- context: what built the binary --------------------------------------------
 inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build

@@ -41,7 +41,7 @@ CountAllocations::~CountAllocations() {
 
 namespace {
 
-constexpr std::array<const char*, 3> kOurCounters{kAllocsPerOp, kBytesPerOp, kPeakBytes};
+constexpr std::array<const char*, 4> kOurCounters{kAllocsPerOp, kBytesPerOp, kPeakBytes, keys::kLeakedBytesPerOp};
 
 // Google Benchmark's console prints counters with six significant digits and
 // SI suffixes ("1.23457M"): a count in that form is not a count. This reporter
@@ -72,8 +72,8 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
 
   void PrintRunData(const Run& run) override {
     std::string line = without_ours(run, [&](const Run& r) { ConsoleReporter::PrintRunData(r); });
-    // The three columns go together; a figure the run lacks (peak_bytes when
-    // a free's size was unknown) prints as "-".
+    // The columns go together; a figure the run lacks (peak_bytes or
+    // leaked_bytes/op when a free's size was unknown) prints as "-".
     std::string ours;
     if (run.counters.count(kAllocsPerOp)) {
       for (const char* name : kOurCounters) {

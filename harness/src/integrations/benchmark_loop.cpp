@@ -137,7 +137,11 @@ void set_counters(State& state, const AllocationStats& stats) {
   state.counters[kBytesPerOp] = Counter(static_cast<double>(stats.bytes_allocated), Counter::kAvgIterations);
   // A peak that counts blocks freed without their size would be too high:
   // better absent (see stats.h).
-  if (stats.sizes_known()) state.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+  if (stats.sizes_known()) {
+    state.counters[kPeakBytes] = Counter(static_cast<double>(stats.peak_live_bytes));
+    state.counters[keys::kLeakedBytesPerOp] =
+        Counter(static_cast<double>(std::max<std::int64_t>(stats.net_bytes, 0)), Counter::kAvgIterations);
+  }
 }
 
 }  // namespace allocgate::benchmark::detail
