@@ -95,7 +95,7 @@ GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
     if (*figure <= *limit) return false;
     row.status = Status::regression;
     row.detail = std::string(what) + " " + files::exact(*figure) + " > bound " + files::exact(*limit) + " (" +
-                 files::signed_exact(*figure - *limit) + "); the sites by bytes hold them";
+                 files::signed_exact(*figure - *limit) + ")";
     return true;
   };
   if (held(bound.peak_bytes, measured.peak_bytes, "peak_bytes")) return row;
@@ -252,10 +252,30 @@ bool fails(const GateRow& row) {
   return row.status == Status::regression || row.status == Status::varies || row.status == Status::errored;
 }
 
+// The sites shown under a failing case: the top ones by allocations, or by
+// bytes when what failed is the memory it holds (peak or leak).
+bool memory_failed(const GateRow& row) {
+  return row.status == Status::regression &&
+         (row.detail.rfind("peak_bytes", 0) == 0 || row.detail.rfind("leaked_bytes_per_op", 0) == 0);
+}
+
+std::vector<const SiteSummary*> sites_shown(const GateRow& row) {
+  std::vector<const SiteSummary*> sites;
+  if (!row.measured) return sites;
+  for (const SiteSummary& site : row.measured->sites) sites.push_back(&site);
+  if (memory_failed(row)) {
+    std::stable_sort(sites.begin(), sites.end(),
+                     [](const SiteSummary* a, const SiteSummary* b) { return a->bytes_per_op > b->bytes_per_op; });
+  }
+  if (sites.size() > kSitesShown) sites.resize(kSitesShown);
+  return sites;
+}
+
 // Unescaped: each printer escapes it for its medium.
-std::string site_line(const SiteSummary& site) {
+std::string site_line(const SiteSummary& site, bool with_bytes = false) {
   std::string line = files::readable(site.allocs_per_op) + " allocs/op";
   if (site.temporary_per_op > 0) line += " (" + files::readable(site.temporary_per_op) + " temporary)";
+  if (with_bytes) line += ", " + files::readable(site.bytes_per_op) + " B/op";
   return line + " from " + to_string(site.where());
 }
 
@@ -313,10 +333,9 @@ void print_text(std::ostream& out, const GateResult& result) {
     out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail)
         << "\n";
     if (in_a_finding(row, shared)) continue;
-    for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      const SiteSummary& site = row.measured->sites[i];
-      out << "    " << files::terminal_text(site_line(site)) << "\n";
-      if (!site.hint.empty()) out << "      hint: " << files::terminal_text(site.hint) << "\n";
+    for (const SiteSummary* site : sites_shown(row)) {
+      out << "    " << files::terminal_text(site_line(*site, memory_failed(row))) << "\n";
+      if (!site->hint.empty()) out << "      hint: " << files::terminal_text(site->hint) << "\n";
     }
   }
   bounds_table(result, false).print(out);
@@ -334,10 +353,9 @@ void print_markdown(std::ostream& out, const GateResult& result) {
     if (!fails(row)) continue;
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
     if (in_a_finding(row, shared)) continue;
-    for (std::size_t i = 0; row.measured && i < row.measured->sites.size() && i < kSitesShown; ++i) {
-      const SiteSummary& site = row.measured->sites[i];
-      out << "  - " << files::markdown_text(site_line(site)) << "\n";
-      if (!site.hint.empty()) out << "    - hint: " << files::markdown_text(site.hint) << "\n";
+    for (const SiteSummary* site : sites_shown(row)) {
+      out << "  - " << files::markdown_text(site_line(*site, memory_failed(row))) << "\n";
+      if (!site->hint.empty()) out << "    - hint: " << files::markdown_text(site->hint) << "\n";
     }
   }
   if (failed) out << "\n";

@@ -357,6 +357,24 @@ TEST(Gate, PeakAndLeakBoundsAreGatedAndAnUnknownFigureIsNotZero) {
   EXPECT_EQ(row("unknown").status, Status::unmeasured);
   EXPECT_NE(row("unknown").detail.find("does not know it"), std::string::npos);
   EXPECT_EQ(row("fine").status, Status::ok);
+  // The sites of a memory regression come by bytes, with their bytes.
+  const Report with_sites = report_from_json(nlohmann::json::parse(R"({"context": {"allocgate_schema_version": 1},
+      "benchmarks": [{"name": "leaky", "allocs_per_op": 11, "leaked_bytes_per_op": 4000, "sites": [
+          {"function": "many_small", "file": "a.cpp", "line": 1, "allocs_per_op": 10, "bytes_per_op": 80},
+          {"function": "one_big", "file": "b.cpp", "line": 2, "allocs_per_op": 1, "bytes_per_op": 4000}]}]})"),
+                                             "r");
+  std::ostringstream text;
+  print_text(text, evaluate(with_sites,
+                            bounds_from_json(nlohmann::json::parse(R"({"allocgate_bounds_version": 1,
+      "toolchains": {"tc": {"leaky": {"allocs_per_op": 11, "leaked_bytes_per_op": 0}}}})"),
+                                             "b"),
+                            "tc", "b"));
+  EXPECT_EQ(text.str().rfind("REGRESSION leaky: leaked_bytes_per_op 4000 > bound 0 (+4000)\n"
+                             "    1 allocs/op, 4000 B/op from one_big (b.cpp:2)\n"
+                             "    10 allocs/op, 80 B/op from many_small (a.cpp:1)\n",
+                             0),
+            0u)
+      << text.str();
   // The bounds file keeps both through a rewrite.
   const auto again = bounds_from_json(to_json(bounds), "again");
   EXPECT_EQ(again.toolchains.at("tc").at("fine").peak_bytes, 4096);
