@@ -174,14 +174,15 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
     }
   }
   const auto escape = [markdown](const std::string& t) { return markdown ? t : files::terminal_text(t); };
-  for (const SiteFinding& finding : findings.by_site()) {
+  const std::vector<SiteFinding> by_site = findings.by_site();
+  for (const SiteFinding& finding : by_site) {
     std::string line = finding_line(finding, escape);
     if (const auto it = temporary.find(finding.site); it != temporary.end() && it->second > 0) {
       line += " (" + files::readable(it->second) + " temporary/op in head)";
     }
     out << (markdown ? "- " + files::markdown_text(line) : line) << "\n";
   }
-  if (!findings.by_site().empty()) out << "\n";
+  if (!by_site.empty()) out << "\n";
   using Align = TextTable::Align;
   TextTable table({{"case", Align::left},
                    {"allocs/op", Align::right},

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <ostream>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 #include "escape.h"
 #include "format.h"
@@ -295,10 +297,11 @@ std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
   return shared;
 }
 
-bool in_a_finding(const GateRow& row, const std::vector<SiteFinding>& findings) {
-  return std::any_of(findings.begin(), findings.end(), [&](const SiteFinding& f) {
-    return std::find(f.cases.begin(), f.cases.end(), row.name) != f.cases.end();
-  });
+// The cases the findings name, looked up once per row.
+std::unordered_set<std::string_view> cases_in(const std::vector<SiteFinding>& findings) {
+  std::unordered_set<std::string_view> names;
+  for (const SiteFinding& f : findings) names.insert(f.cases.begin(), f.cases.end());
+  return names;
 }
 
 // Every case against its bound; names and statuses escaped or marked up for
@@ -325,6 +328,7 @@ TextTable bounds_table(const GateResult& result, bool markdown) {
 
 void print_text(std::ostream& out, const GateResult& result) {
   const std::vector<SiteFinding> shared = shared_top_sites(result);
+  const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
     out << "REGRESSION " << finding_line(finding, [](const std::string& t) { return files::terminal_text(t); }) << "\n";
   }
@@ -332,7 +336,7 @@ void print_text(std::ostream& out, const GateResult& result) {
     if (!fails(row)) continue;
     out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail)
         << "\n";
-    if (in_a_finding(row, shared)) continue;
+    if (said.count(row.name)) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "    " << files::terminal_text(site_line(*site, memory_failed(row))) << "\n";
       if (!site->hint.empty()) out << "      hint: " << files::terminal_text(site->hint) << "\n";
@@ -346,13 +350,14 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   const bool failed = result.failed(false);
   out << "### allocgate: " << (failed ? "allocation regression" : "allocation bounds hold") << "\n\n";
   const std::vector<SiteFinding> shared = shared_top_sites(result);
+  const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
     out << "- **" << files::markdown_text(finding_line(finding, [](const std::string& t) { return t; })) << "**\n";
   }
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
-    if (in_a_finding(row, shared)) continue;
+    if (said.count(row.name)) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "  - " << files::markdown_text(site_line(*site, memory_failed(row))) << "\n";
       if (!site->hint.empty()) out << "    - hint: " << files::markdown_text(site->hint) << "\n";
@@ -367,6 +372,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
 void print_github_annotations(std::ostream& out, const GateResult& result) {
   // A site that many cases share: one annotation at its line, naming them.
   const std::vector<SiteFinding> shared = shared_top_sites(result);
+  const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
     const auto row = std::find_if(result.rows.begin(), result.rows.end(),
                                   [&](const GateRow& r) { return r.name == finding.cases.front(); });
@@ -377,7 +383,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
         << files::workflow_data(finding_line(finding, [](const std::string& t) { return t; })) << "\n";
   }
   for (const GateRow& row : result.rows) {
-    if (!fails(row) || in_a_finding(row, shared)) continue;
+    if (!fails(row) || said.count(row.name)) continue;
     out << "::error ";
     // Point the annotation at the line that allocates most, when known.
     const bool has_site = row.measured && !row.measured->sites.empty();

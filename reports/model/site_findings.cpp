@@ -13,14 +13,12 @@ constexpr std::size_t kCasesNamed = 5;
 }  // namespace
 
 void SiteFindings::add(const std::string& site, const std::string& case_name, double change) {
-  auto it = std::find_if(findings_.begin(), findings_.end(), [&](const SiteFinding& f) { return f.site == site; });
-  if (it == findings_.end()) {
-    findings_.push_back({site, {}, change, change});
-    it = findings_.end() - 1;
-  }
-  it->cases.push_back(case_name);
-  it->low = std::min(it->low, change);
-  it->high = std::max(it->high, change);
+  const auto [at, added] = index_.try_emplace(site, findings_.size());
+  if (added) findings_.push_back({site, {}, change, change});
+  SiteFinding& finding = findings_[at->second];
+  finding.cases.push_back(case_name);
+  finding.low = std::min(finding.low, change);
+  finding.high = std::max(finding.high, change);
 }
 
 std::vector<SiteFinding> SiteFindings::by_site() const {

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace allocgate::reports {
@@ -27,6 +28,7 @@ class SiteFindings {
 
  private:
   std::vector<SiteFinding> findings_;
+  std::unordered_map<std::string, std::size_t> index_;  // site -> its finding: linear in the cases
 };
 
 /// "+1 allocs/op at SITE in 29 benchmarks: A, B, C, D, E and 24 more" (one
