@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "xml_listing.h"
 
+#include <bit>
 #include <charconv>
+#include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "common/text_writer.h"
 
 namespace allocgate::workloads::xml_listing {
 namespace {
@@ -81,85 +89,159 @@ std::string render_naive(const Listing& listing) {
 
 // --- optimized --------------------------------------------------------------
 
-void append_escaped(std::string& out, std::string_view text) {
-  // Copy runs of plain bytes in one append; most keys have few specials.
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const std::string_view e = entity(text[i]);
-    if (e.empty()) continue;
-    out.append(text.data() + run, i - run);
-    out.append(e);
-    run = i + 1;
+namespace {
+
+// c's replacement at `to`, or c itself when it stands for itself. Literals of
+// known length: a store or two each, no call.
+char* put_escaped_byte(char* to, char c) noexcept {
+  switch (c) {
+    case '&':
+      return put(to, "&amp;");
+    case '<':
+      return put(to, "&lt;");
+    case '>':
+      return put(to, "&gt;");
+    case '"':
+      return put(to, "&quot;");
+    case '\'':
+      return put(to, "&apos;");
+    case '\t':
+      return put(to, "&#x9;");
+    case '\n':
+      return put(to, "&#xA;");
+    case '\r':
+      return put(to, "&#xD;");
+    default:
+      *to = c;
+      return to + 1;
   }
-  out.append(text.data() + run, text.size() - run);
+}
+
+#if defined(__SSE2__)
+// Bit i set where block byte i may need replacing: " & ' < > exactly, and
+// every byte up to 0x0D (tab, newline and return among them; the others are
+// rare and put_escaped_byte writes them as they are). Pairs that differ in
+// one bit share a compare: 0x26 & and 0x27 ', 0x3C < and 0x3E >.
+unsigned special_mask(__m128i block) noexcept {
+  const __m128i quote = _mm_cmpeq_epi8(block, _mm_set1_epi8('"'));
+  const __m128i amp_apos =
+      _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8(static_cast<char>(0xFE))), _mm_set1_epi8('&'));
+  const __m128i lt_gt =
+      _mm_cmpeq_epi8(_mm_and_si128(block, _mm_set1_epi8(static_cast<char>(0xFD))), _mm_set1_epi8('<'));
+  const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(block, _mm_set1_epi8(0x0D)), block);
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quote, amp_apos), _mm_or_si128(lt_gt, control))));
+}
+#endif
+
+}  // namespace
+
+char* write_escaped_plain(char* to, std::string_view text) noexcept {
+  for (const char c : text) to = put_escaped_byte(to, c);
+  return to;
+}
+
+char* write_escaped(char* to, std::string_view text) noexcept {
+#if defined(__SSE2__)
+  // Under sixteen bytes nothing can be loaded as a block without reading
+  // outside the text.
+  if (text.size() < 16) return write_escaped_plain(to, text);
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  // Each block is stored whole, then cut at its first special: the bytes
+  // past it are written again from the next block, loaded where it stopped.
+  while (end - p >= 16) {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(to), block);
+    const unsigned specials = special_mask(block);
+    if (specials == 0) {
+      p += 16;
+      to += 16;
+      continue;
+    }
+    const auto k = static_cast<std::size_t>(std::countr_zero(specials));
+    to = put_escaped_byte(to + k, p[k]);
+    p += k + 1;
+  }
+  // The last 1 to 15 bytes: the sixteen that end the text, as one 128-bit
+  // integer shifted down to them; stored whole each time (the room's sixteen
+  // spare bytes), cut at each special.
+  auto left = static_cast<std::size_t>(end - p);
+  if (left == 0) return to;
+  const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(end - 16));
+  unsigned specials = special_mask(last) >> (16 - left);
+  __extension__ using U128 = unsigned __int128;
+  U128 bytes;
+  std::memcpy(&bytes, end - 16, sizeof bytes);
+  bytes >>= 8 * (16 - left);
+  for (;;) {
+    std::memcpy(to, &bytes, sizeof bytes);
+    if (specials == 0) return to + left;
+    const auto k = static_cast<unsigned>(std::countr_zero(specials));
+    to = put_escaped_byte(to + k, static_cast<char>(bytes >> (8 * k)));
+    left -= k + 1;
+    if (left == 0) return to;
+    bytes >>= 8 * (k + 1);
+    specials >>= k + 1;
+  }
+#else
+  return write_escaped_plain(to, text);
+#endif
 }
 
 namespace {
 
-// Every tag is a literal, so open and close are spliced at compile time: no
-// "<" + name + ">" temporaries.
-template <std::size_t N>
-struct Tag {
-  consteval Tag(const char (&name)[N]) {
-    open[0] = '<';
-    close[0] = '<';
-    close[1] = '/';
-    for (std::size_t i = 0; i + 1 < N; ++i) {
-      open[1 + i] = name[i];
-      close[2 + i] = name[i];
-    }
-    open[N] = '>';
-    close[N + 1] = '>';
-  }
-  char open[N + 1]{};
-  char close[N + 2]{};
-  std::string_view opening() const { return {open, N + 1}; }
-  std::string_view closing() const { return {close, N + 2}; }
-};
+// The room an object's element needs: its tags (kObjectTags), a number of at
+// most 20 digits, a 24-byte timestamp and three escaped texts.
+constexpr std::size_t kObjectTags = sizeof(
+    "<Contents><Key></Key><LastModified></LastModified><ETag></ETag><Size></Size>"
+    "<StorageClass></StorageClass></Contents>");
+constexpr std::size_t kNumberMax = 20;  // the longest uint64_t
+// The listing's own elements, before the objects.
+constexpr std::size_t kHeadTags =
+    sizeof("<Name></Name><Prefix></Prefix><KeyCount></KeyCount><MaxKeys></MaxKeys><IsTruncated>false</IsTruncated>");
 
-template <Tag tag>
-void append_text_element(std::string& out, std::string_view value) {
-  out.append(tag.opening());
-  append_escaped(out, value);
-  out.append(tag.closing());
+std::size_t object_bound(const Object& o) {
+  return kObjectTags + kNumberMax + rfc3339::kMaxLength + escaped_bound(o.key.size()) + escaped_bound(o.etag.size()) +
+         escaped_bound(o.storage_class.size());
 }
 
-template <Tag tag>
-void append_number_element(std::string& out, std::uint64_t value) {
-  char digits[20];  // the longest uint64_t
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(tag.opening());
-  out.append(digits, end);
-  out.append(tag.closing());
-}
+char* put_number(char* p, std::uint64_t value) noexcept { return std::to_chars(p, p + kNumberMax, value).ptr; }
 
 }  // namespace
 
 bool render(const Listing& listing, std::string& out) {
-  out.clear();  // keeps the capacity of the previous response
-  out.append(kDeclaration);
-  out.append(kRootOpen);
-  append_text_element<"Name">(out, listing.bucket);
-  append_text_element<"Prefix">(out, listing.prefix);
-  append_number_element<"KeyCount">(out, listing.objects.size());
-  append_number_element<"MaxKeys">(out, listing.max_keys);
-  out.append(listing.is_truncated ? "<IsTruncated>true</IsTruncated>" : "<IsTruncated>false</IsTruncated>");
+  TextWriter writer(out);
+  char* p = writer.room(kDeclaration.size() + kRootOpen.size() + escaped_bound(listing.bucket.size()) +
+                        escaped_bound(listing.prefix.size()) + 2 * kNumberMax + kHeadTags);
+  p = put(p, kDeclaration);
+  p = put(p, kRootOpen);
+  p = write_escaped(put(p, "<Name>"), listing.bucket);
+  p = write_escaped(put(p, "</Name><Prefix>"), listing.prefix);
+  p = put_number(put(p, "</Prefix><KeyCount>"), listing.objects.size());
+  p = put_number(put(p, "</KeyCount><MaxKeys>"), listing.max_keys);
+  p = put(p, "</MaxKeys>");
+  p = listing.is_truncated ? put(p, "<IsTruncated>true</IsTruncated>") : put(p, "<IsTruncated>false</IsTruncated>");
+  writer.advance(p);
   for (const Object& o : listing.objects) {
-    out.append("<Contents>");
-    append_text_element<"Key">(out, o.key);
-    // The timestamp goes through a stack buffer, never a string.
-    char time[32];
-    const auto [end, ec] = rfc3339::format_to(time, time + sizeof time, o.last_modified, rfc3339::Layout::milliseconds);
-    if (ec != std::errc{}) return false;
-    out.append("<LastModified>");
-    out.append(time, end);
-    out.append("</LastModified>");
-    append_text_element<"ETag">(out, o.etag);
-    append_number_element<"Size">(out, o.size);
-    append_text_element<"StorageClass">(out, o.storage_class);
-    out.append("</Contents>");
+    p = writer.room(object_bound(o));
+    p = write_escaped(put(p, "<Contents><Key>"), o.key);
+    p = put(p, "</Key><LastModified>");
+    const auto [end, ec] =
+        rfc3339::format_to(p, p + rfc3339::kMaxLength, o.last_modified, rfc3339::Layout::milliseconds);
+    if (ec != std::errc{}) {
+      writer.finish();
+      return false;
+    }
+    p = write_escaped(put(end, "</LastModified><ETag>"), o.etag);
+    p = put_number(put(p, "</ETag><Size>"), o.size);
+    p = write_escaped(put(p, "</Size><StorageClass>"), o.storage_class);
+    p = put(p, "</StorageClass></Contents>");
+    writer.advance(p);
   }
-  out.append(kRootClose);
+  p = writer.room(kRootClose.size());
+  writer.advance(put(p, kRootClose));
+  writer.finish();
   return true;
 }
 

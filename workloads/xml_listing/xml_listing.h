@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The S3 ListObjectsV2 response (case study 1), two ways: render_naive builds
-// it from per-field std::string helpers; render appends it in one pass to a
-// caller-reused buffer, with timestamps formatted on the stack.
+// it from per-field std::string helpers; render writes it in one pass into a
+// caller-reused buffer (common/text_writer.h), escaping sixteen bytes at a
+// time and formatting numbers and timestamps in place.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -42,7 +44,18 @@ bool render(const Listing& listing, std::string& out);
 /// carriage return as character references, everything else (UTF-8
 /// included) as is.
 std::string escape_naive(const std::string& text);
-void append_escaped(std::string& out, std::string_view text);
+
+/// The room write_escaped needs for n bytes: each may become a six-byte
+/// entity, and it stores sixteen bytes at a time.
+constexpr std::size_t escaped_bound(std::size_t n) { return 6 * n + 16; }
+
+/// Writes text escaped at `to`, which has room for escaped_bound(text.size())
+/// bytes; returns the end of what it wrote. Finds the bytes to replace sixteen
+/// at a time (SSE2) and copies the runs between them as blocks.
+char* write_escaped(char* to, std::string_view text) noexcept;
+
+/// The plain twin of write_escaped: a byte at a time.
+char* write_escaped_plain(char* to, std::string_view text) noexcept;
 
 /// n objects: keys photos/2026/album-<i%17>/img&<i>.jpg, LastModified one
 /// second apart from 2026-11-30T09:51:58.123Z, sizes 1000+7i, the empty

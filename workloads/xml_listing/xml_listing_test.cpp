@@ -22,6 +22,18 @@ std::string optimized(const Listing& listing) {
   return out;
 }
 
+// text through one of the escapers, into the room it is promised, with a
+// canary after the room that must survive.
+std::string escaped(const std::string& text, char* (*escape)(char*, std::string_view) noexcept) {
+  constexpr char kCanary = '\x5a';
+  std::string room(escaped_bound(text.size()) + 8, kCanary);
+  char* const end = escape(room.data(), text);
+  for (std::size_t i = escaped_bound(text.size()); i < room.size(); ++i) {
+    EXPECT_EQ(room[i], kCanary) << "wrote past its room at " << i;
+  }
+  return std::string(room.data(), end);
+}
+
 TEST(XmlListing, RendersTheS3Response) {
   Listing listing = make_listing(2);
   const std::string expected =
@@ -46,9 +58,31 @@ TEST(XmlListing, EscapesAsS3Does) {
   const std::string key = "a&b<c>d\"e'f\tg\nh\ri caf\xc3\xa9 \xe5\x86\x99\xe7\x9c\x9f";
   const std::string expected = "a&amp;b&lt;c&gt;d&quot;e&apos;f&#x9;g&#xA;h&#xD;i caf\xc3\xa9 \xe5\x86\x99\xe7\x9c\x9f";
   EXPECT_EQ(escape_naive(key), expected);
-  std::string out;
-  append_escaped(out, key);
-  EXPECT_EQ(out, expected);
+  EXPECT_EQ(escaped(key, &write_escaped), expected);
+  EXPECT_EQ(escaped(key, &write_escaped_plain), expected);
+}
+
+// Texts of every length from 0 to 80 (the block loop, its tail, and texts
+// too short for a block), of bytes drawn from all 256 or, half the time, from
+// the specials and their one-bit neighbours: both writers equal the naive
+// escape, and neither writes past the room escaped_bound promises.
+TEST(XmlListing, BothEscapersEqualTheNaiveOneOnRandomTexts) {
+  allocgate::workloads::Seeded random(5);
+  static constexpr char kNearSpecials[] =
+      "&'\"<>=?%()\t\n\r\x0b\x0c\x0e"
+      "aZ\xa6\xbc\xbe";
+  const std::string near_specials(kNearSpecials, sizeof kNearSpecials);  // its NUL among them
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t length = random.below(81);
+    const bool dense = random.one_in(2);
+    std::string text;
+    for (std::size_t i = 0; i < length; ++i) {
+      text += dense ? near_specials[random.below(near_specials.size())] : static_cast<char>(random.below(256));
+    }
+    const std::string expected = escape_naive(text);
+    ASSERT_EQ(escaped(text, &write_escaped), expected) << "round " << round;
+    ASSERT_EQ(escaped(text, &write_escaped_plain), expected) << "round " << round;
+  }
 }
 
 TEST(XmlListing, ATimeOutsideFourDigitYearsIsAnError) {
