@@ -2,7 +2,9 @@
 // RFC 3339 timestamps for UTC time points (case study 2), two ways, shared by
 // the timestamp workload and xml_listing's LastModified:
 // format_naive returns a std::string built with gmtime_r and an ostringstream;
-// format_to writes into a caller's buffer with no allocation and no locale.
+// format_to writes into a caller's buffer with no allocation and no locale,
+// from to_civil's fields (which a caller writing one time point in several
+// layouts computes once).
 #pragma once
 
 #include <charconv>
@@ -35,6 +37,21 @@ std::string format_naive(TimePoint t, Layout layout);
 /// too small and errc::result_out_of_range when the year is outside 0000-9999,
 /// writing nothing in both cases. Never allocates, never reads the locale.
 std::to_chars_result format_to(char* first, char* last, TimePoint t, Layout layout) noexcept;
+
+/// t taken apart once, to be written in more than one layout.
+struct Civil {
+  unsigned year, month, day, hour, minute, second, millisecond;
+};
+
+/// t's date and time of day; false when its year is outside 0000-9999.
+/// Arithmetic only: a range check, then the Neri-Schneider calendar.
+bool to_civil(TimePoint t, Civil& civil) noexcept;
+
+/// How many bytes write() writes for a layout.
+constexpr std::size_t length(Layout layout) { return layout == Layout::milliseconds ? 24 : 20; }
+
+/// Writes civil at p in layout (length(layout) bytes); returns the end.
+char* write(char* p, const Civil& civil, Layout layout) noexcept;
 
 /// Appends t to out; false (out unchanged) when the year is out of range.
 /// Allocates only when out must grow.

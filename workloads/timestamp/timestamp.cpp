@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "timestamp.h"
 
+#include "common/text_writer.h"
+
 namespace allocgate::workloads::timestamp {
 
 std::string render_naive(std::span<const TimePoint> times) {
@@ -12,13 +14,22 @@ std::string render_naive(std::span<const TimePoint> times) {
 }
 
 bool render(std::span<const TimePoint> times, std::string& out) {
-  out.clear();  // keeps the capacity: the point of reusing the buffer
+  constexpr std::size_t kLine = rfc3339::length(Layout::seconds) + 1 + rfc3339::length(Layout::milliseconds) + 1;
+  TextWriter writer(out);  // keeps the buffer: the point of reusing it
   for (const TimePoint t : times) {
-    if (!append(out, t, Layout::seconds)) return false;
-    out.push_back(' ');
-    if (!append(out, t, Layout::milliseconds)) return false;
-    out.push_back('\n');
+    Civil civil;  // the calendar once, for both layouts
+    if (!to_civil(t, civil)) {
+      writer.finish();
+      return false;
+    }
+    char* p = writer.room(kLine);
+    p = rfc3339::write(p, civil, Layout::seconds);
+    *p++ = ' ';
+    p = rfc3339::write(p, civil, Layout::milliseconds);
+    *p++ = '\n';
+    writer.advance(p);
   }
+  writer.finish();
   return true;
 }
 

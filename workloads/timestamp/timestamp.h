@@ -13,6 +13,7 @@
 namespace allocgate::workloads::timestamp {
 
 using rfc3339::append;
+using rfc3339::Civil;
 using rfc3339::format_naive;
 using rfc3339::format_to;
 using rfc3339::kMaxLength;
@@ -20,6 +21,7 @@ using rfc3339::kMaxYear;
 using rfc3339::kMinYear;
 using rfc3339::Layout;
 using rfc3339::TimePoint;
+using rfc3339::to_civil;
 
 // --- the workload's job: N time points as "seconds milliseconds" lines ------
 

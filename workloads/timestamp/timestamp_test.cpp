@@ -97,6 +97,34 @@ TEST(Timestamp, OptimizedEqualsNaiveAroundEveryLeapDayAndMonthEnd) {
   }
 }
 
+// Every day of years 0000-9999 against the standard library's calendar (a
+// different algorithm from to_civil's), at a time of day that moves through
+// every hour, minute, second and millisecond value.
+TEST(Timestamp, ToCivilEqualsTheStandardCalendarOnEveryDay) {
+  using namespace std::chrono;
+  const sys_days first = year{0} / January / 1;
+  const sys_days last = year{9999} / December / 31;
+  long long of_day = 0;
+  for (sys_days day = first; day <= last; day += days{1}) {
+    of_day = (of_day + 3'601'001 + 61'001 * 7) % 86'400'000;
+    const TimePoint t = time_point_cast<milliseconds>(day) + milliseconds{of_day};
+    Civil civil{};
+    ASSERT_TRUE(to_civil(t, civil));
+    const year_month_day date{day};
+    const hh_mm_ss<milliseconds> time{milliseconds{of_day}};
+    ASSERT_EQ(civil.year, static_cast<unsigned>(static_cast<int>(date.year()))) << day.time_since_epoch().count();
+    ASSERT_EQ(civil.month, static_cast<unsigned>(date.month()));
+    ASSERT_EQ(civil.day, static_cast<unsigned>(date.day()));
+    ASSERT_EQ(civil.hour, time.hours().count());
+    ASSERT_EQ(civil.minute, time.minutes().count());
+    ASSERT_EQ(civil.second, time.seconds().count());
+    ASSERT_EQ(civil.millisecond, time.subseconds().count());
+  }
+  Civil civil{};
+  EXPECT_FALSE(to_civil(time_point_cast<milliseconds>(first) - milliseconds{1}, civil));
+  EXPECT_FALSE(to_civil(time_point_cast<milliseconds>(last) + days{1}, civil));
+}
+
 TEST(TimestampAllocations, FormattingIntoAStackBufferAllocatesNothing) {
   char buf[32];
   EXPECT_NO_ALLOCATIONS(format_to(buf, buf + sizeof buf, at(1'796'032'318'123), Layout::milliseconds));
