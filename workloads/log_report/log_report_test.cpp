@@ -58,8 +58,11 @@ std::vector<std::string> random_log(allocgate::workloads::Seeded& random, std::s
   static const char* const kSizes[] = {"", "-1", "12a", "+3", "9223372036854775807", "9223372036854775808", "0", "007"};
   std::vector<std::string> lines;
   for (std::size_t i = 0; i < n; ++i) {
-    std::string line =
-        "10.0.0." + std::to_string(random.below(9)) + " GET /p" + std::to_string(random.below(60)) + " 200 ";
+    // Paths of 3 to 46 bytes: lines from under 16 bytes to over 64, and
+    // paths on both sides of 8 and 16 bytes, which compare differently.
+    std::string path = "/p" + std::to_string(random.below(60));
+    if (random.one_in(3)) path += std::string(random.below(40), random.one_in(2) ? 'x' : 'y');
+    std::string line = "10.0.0." + std::to_string(random.below(9)) + " GET " + path + " 200 ";
     line += random.one_in(5) ? kSizes[random.below(std::size(kSizes))] : std::to_string(random.below(1'000'000));
     if (random.one_in(20)) line += " extra";
     if (random.one_in(20)) line = line.substr(0, random.below(line.size() + 1));
