@@ -30,8 +30,12 @@ namespace {
 struct Pair {
   const char* cpp;  // the allocgate case
   const char* go;   // the Go program's case
-  bool optimized;   // the variant the case study ends with: held to 2x Go
+  bool optimized;   // the variant the case study ends with: held to kMargin
 };
+
+// How many times faster than its Go peer's fastest run an optimized variant
+// must be, in every run of this program.
+constexpr double kMargin = 2.5;
 
 constexpr Pair kPairs[] = {
     {"log_report/v1/2000", "log_report/v1", false},
@@ -123,11 +127,14 @@ int main(int argc, char** argv) {
     const double cpp_ns = cpp->second.seconds * 1e9;
     const double copy_ns = copy->second.seconds * 1e9;
     const double ratio = go->second / cpp_ns;
-    const bool held = !pair.optimized || ratio >= 2;
+    const bool held = !pair.optimized || ratio >= kMargin;
     all_held = all_held && held;
     std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp_ns, go->second, ratio,
-                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns, held ? "" : "  < 2x Go");
+                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns, held ? "" : "  under the margin");
   }
-  std::printf("(Go/C++: how many times faster the C++ is; of memcpy: the C++ time a copy of its output would take)\n");
+  std::printf(
+      "(Go/C++: how many times faster the C++ is, held to %.1fx for the optimized variants; of memcpy: the C++\n"
+      " time a copy of its output would take)\n",
+      kMargin);
   return all_held ? 0 : 1;
 }

@@ -71,44 +71,7 @@ ParseError parse_naive(const std::string& line, Row& row) {
 
 namespace {
 
-// A copy of 4 to 32 bytes as two loads and two stores of one chunk each,
-// overlapping in the middle: both loaded before `to` changes, since `path`
-// may view `to` itself.
-template <class Chunk>
-void copy_overlapping(std::string_view path, std::string& to) {
-  const std::size_t n = path.size();
-  Chunk head, tail;
-  std::memcpy(&head, path.data(), sizeof(Chunk));
-  std::memcpy(&tail, path.data() + n - sizeof(Chunk), sizeof(Chunk));
-  to.resize(n);  // within the capacity: sets the length, allocates nothing
-  std::memcpy(to.data(), &head, sizeof(Chunk));
-  std::memcpy(to.data() + n - sizeof(Chunk), &tail, sizeof(Chunk));
-}
-
-// Out of line, as every rare case is: inlined, assign()'s code made every
-// row save registers for it first.
-[[gnu::noinline]] void assign_path(std::string_view path, std::string& to) { to.assign(path); }
-
-// The only copy, into storage the caller owns: no allocation once its buffer
-// is large enough. assign() checks for overlap and calls memcpy, which took a
-// quarter of a row's time; a path of 4 to 32 bytes that fits is copied
-// inline. A path too long for any buffer would throw length_error; that
-// cannot come from a string_view.
-void set_path(Row& row, std::string_view path) {
-  struct Sixteen {
-    char bytes[16];
-  };
-  const std::size_t n = path.size();
-  if (n < 4 || n > 32 || n > row.path.capacity()) {
-    assign_path(path, row.path);
-  } else if (n >= 16) {
-    copy_overlapping<Sixteen>(path, row.path);
-  } else if (n >= 8) {
-    copy_overlapping<std::uint64_t>(path, row.path);
-  } else {
-    copy_overlapping<std::uint32_t>(path, row.path);
-  }
-}
+void set_path(Row& row, std::string_view path) { detail::set_path(path, row.path); }
 
 void set_path(RowView& row, std::string_view path) noexcept { row.path = path; }
 
@@ -193,9 +156,13 @@ ParseError scan(std::string_view line, Result& row) {
 
 }  // namespace
 
-ParseError parse_view(std::string_view line, RowView& row) noexcept { return scan(line, row); }
+// Out of line, as every rare case is: inlined, assign()'s code made every
+// row save registers for it first.
+void detail::assign_path(std::string_view path, std::string& to) { to.assign(path); }
 
-ParseError parse(std::string_view line, Row& row) { return scan(line, row); }
+ParseError detail::parse_general(std::string_view line, RowView& row) noexcept { return scan(line, row); }
+
+ParseError detail::parse_general(std::string_view line, Row& row) { return scan(line, row); }
 
 // --- input and output -------------------------------------------------------
 
