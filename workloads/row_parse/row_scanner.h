@@ -75,8 +75,8 @@ inline bool scan_common(std::string_view line, CommonRow& row) noexcept {
   // less '0' is at most 9 as an unsigned byte, and no other byte's is. The
   // head has sixteen: a number past them fails here too.
   const __m128i values = _mm_sub_epi8(head, _mm_set1_epi8('0'));
-  const auto digits = static_cast<std::uint32_t>(
-      _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8(9)), values)));
+  const auto digits =
+      static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(values, _mm_set1_epi8(9)), values)));
   const std::uint32_t number_bytes = ((1u << second) - 1) & ~(1u << first);
   if ((digits & number_bytes) != number_bytes) return false;
 
