@@ -6,10 +6,14 @@
 // figure is compared. Each case is also set against memcpy of its output's
 // bytes on this machine, the ceiling for code whose job is to write them.
 //
-//   cmake --build --preset release --target versus-go
-//   allocgate_versus_go GO_PEERS_BINARY
+//   cmake --build --preset release --target versus-go    (ALLOCGATE_VERSUS_GO_ROUNDS rounds)
+//   allocgate_versus_go [benchmark flags] GO_PEERS_BINARY [--rounds N]
+//
+// With more than one round it ends with a Markdown table of each case's
+// worst and best ratio over the rounds, the table docs/measurements.md shows.
 
 #include <benchmark/benchmark.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -69,16 +73,88 @@ void run_go(const std::string& binary, std::map<std::string, double>& go_ns) {
   }
 }
 
+// One round: the Go program, this program's benchmarks, the Go program again.
+struct Round {
+  allocgate::bench::FastestRuns cpp;
+  std::map<std::string, double> go_ns;
+};
+
+// A round's figures for one pair, or false when it was filtered out.
+struct Figures {
+  double cpp_ns, go_ns, copy_ns;
+};
+bool figures_of(const Round& round, const Pair& pair, Figures& figures) {
+  const auto cpp = round.cpp.fastest.find(pair.cpp);
+  const auto copy = round.cpp.fastest.find(std::string("memcpy/") + pair.cpp);
+  const auto go = round.go_ns.find(pair.go);
+  if (cpp == round.cpp.fastest.end() || copy == round.cpp.fastest.end() || go == round.go_ns.end()) return false;
+  figures = {cpp->second.seconds * 1e9, go->second, copy->second.seconds * 1e9};
+  return true;
+}
+
+// Prints a round's table; false when an optimized variant missed the margin.
+bool print_round(const Round& round, const std::map<std::string, std::size_t>& output_bytes) {
+  std::printf("\n%-28s %12s %12s %8s %9s %10s %9s\n", "case", "C++ ns/op", "Go ns/op", "Go/C++", "out bytes",
+              "memcpy ns", "of memcpy");
+  bool all_held = true;
+  for (const Pair& pair : kPairs) {
+    Figures f;
+    if (!figures_of(round, pair, f)) continue;
+    const double ratio = f.go_ns / f.cpp_ns;
+    const bool held = !pair.optimized || ratio >= kMargin;
+    all_held = all_held && held;
+    std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, f.cpp_ns, f.go_ns, ratio,
+                output_bytes.at(pair.cpp), f.copy_ns, 100 * f.copy_ns / f.cpp_ns, held ? "" : "  under the margin");
+  }
+  std::printf(
+      "(Go/C++: how many times faster the C++ is, held to %.1fx for the optimized variants; of memcpy: the C++\n"
+      " time a copy of its output would take)\n",
+      kMargin);
+  return all_held;
+}
+
+// Over every round, as a Markdown table: each side's range of fastest
+// figures and the worst and best ratio a round saw.
+void print_summary(const std::vector<Round>& rounds) {
+  std::printf(
+      "\n%zu rounds:\n\n| case | C++ ns/op | Go ns/op | Go/C++, worst-best | of memcpy |\n"
+      "| --- | ---: | ---: | ---: | ---: |\n",
+      rounds.size());
+  for (const Pair& pair : kPairs) {
+    std::vector<Figures> seen;
+    for (const Round& round : rounds) {
+      Figures f;
+      if (figures_of(round, pair, f)) seen.push_back(f);
+    }
+    if (seen.empty()) continue;
+    const auto range = [&](auto field) {
+      const auto [low, high] = std::minmax_element(
+          seen.begin(), seen.end(), [&](const Figures& a, const Figures& b) { return field(a) < field(b); });
+      return std::pair(field(*low), field(*high));
+    };
+    const auto [cpp_low, cpp_high] = range([](const Figures& f) { return f.cpp_ns; });
+    const auto [go_low, go_high] = range([](const Figures& f) { return f.go_ns; });
+    const auto [worst, best] = range([](const Figures& f) { return f.go_ns / f.cpp_ns; });
+    const auto [copy_low, copy_high] = range([](const Figures& f) { return f.copy_ns / f.cpp_ns; });
+    const char* bold = pair.optimized ? "**" : "";
+    std::printf("| %s%s%s | %.1f-%.1f | %.1f-%.1f | %s%.2f-%.2fx%s | %.1f-%.1f%% |\n", bold, pair.cpp, bold, cpp_low,
+                cpp_high, go_low, go_high, bold, worst, best, bold, 100 * copy_low, 100 * copy_high);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   allocgate::require_hook();
   benchmark::Initialize(&argc, argv);
-  if (argc != 2) {
-    std::cerr << "usage: allocgate_versus_go [benchmark flags] GO_PEERS_BINARY\n";
-    return 2;
-  }
-  const std::string go_binary = argv[1];
+  CLI::App app("The workloads against their Go peers, side by side, in rounds", "allocgate_versus_go");
+  std::string go_binary;
+  int round_count = 1;
+  app.add_option("go-peers", go_binary, "The Go peers' program, built from ALLOCGATE_GO_PEERS_DIR")->required();
+  app.add_option("--rounds", round_count, "Rounds, one after another; each must hold the margin")
+      ->check(CLI::Range(1, 100));
+  CLI11_PARSE(app, argc, argv);
+
   std::map<std::string, std::size_t> output_bytes;
   for (const Pair& pair : kPairs) {
     const allocgate::workloads::CaseRef* c = allocgate::workloads::find_case(pair.cpp);
@@ -109,32 +185,15 @@ int main(int argc, char** argv) {
         ->ComputeStatistics("min", allocgate::bench::fastest);
   }
 
-  std::map<std::string, double> go_ns;
-  run_go(go_binary, go_ns);
-  allocgate::bench::FastestRuns reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  benchmark::Shutdown();
-  run_go(go_binary, go_ns);
-
-  std::printf("\n%-28s %12s %12s %8s %9s %10s %9s\n", "case", "C++ ns/op", "Go ns/op", "Go/C++", "out bytes",
-              "memcpy ns", "of memcpy");
+  std::vector<Round> rounds(static_cast<std::size_t>(round_count));
   bool all_held = true;
-  for (const Pair& pair : kPairs) {
-    const auto cpp = reporter.fastest.find(pair.cpp);
-    const auto copy = reporter.fastest.find(std::string("memcpy/") + pair.cpp);
-    const auto go = go_ns.find(pair.go);
-    if (cpp == reporter.fastest.end() || copy == reporter.fastest.end() || go == go_ns.end()) continue;  // filtered out
-    const double cpp_ns = cpp->second.seconds * 1e9;
-    const double copy_ns = copy->second.seconds * 1e9;
-    const double ratio = go->second / cpp_ns;
-    const bool held = !pair.optimized || ratio >= kMargin;
-    all_held = all_held && held;
-    std::printf("%-28s %12.1f %12.1f %7.2fx %9zu %10.1f %8.1f%%%s\n", pair.cpp, cpp_ns, go->second, ratio,
-                output_bytes[pair.cpp], copy_ns, 100 * copy_ns / cpp_ns, held ? "" : "  under the margin");
+  for (Round& round : rounds) {
+    run_go(go_binary, round.go_ns);
+    benchmark::RunSpecifiedBenchmarks(&round.cpp);
+    run_go(go_binary, round.go_ns);
+    all_held = print_round(round, output_bytes) && all_held;
   }
-  std::printf(
-      "(Go/C++: how many times faster the C++ is, held to %.1fx for the optimized variants; of memcpy: the C++\n"
-      " time a copy of its output would take)\n",
-      kMargin);
+  benchmark::Shutdown();
+  if (rounds.size() > 1) print_summary(rounds);
   return all_held ? 0 : 1;
 }
