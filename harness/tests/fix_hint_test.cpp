@@ -18,35 +18,29 @@
 #include "allocgate/sites.h"
 #include "escape.h"
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 namespace {
 
 using allocgate::CaptureSites;
 using allocgate::test::escape;
 
-NOINLINE void grow_vector() {
+[[gnu::noinline]] void grow_vector() {
   std::vector<int> v;
   for (int i = 0; i < 100; ++i) v.push_back(i);
   escape(v.data());
 }
 
-NOINLINE void grow_string() {
+[[gnu::noinline]] void grow_string() {
   std::string s;
   for (int i = 0; i < 100; ++i) s += "word ";
   escape(s.data());
 }
 
-NOINLINE void format_with_to_string() {
+[[gnu::noinline]] void format_with_to_string() {
   std::string s = std::to_string(1e300);  // 308 characters: longer than any small-string buffer
   escape(s.data());
 }
 
-NOINLINE void format_with_a_stream() {
+[[gnu::noinline]] void format_with_a_stream() {
   std::ostringstream out;
   out << "a value longer than the small-string buffer: " << 42;
   std::string s = out.str();
@@ -57,29 +51,29 @@ struct Widget {
   long payload[4];
 };
 
-NOINLINE void shared_from_new() {
+[[gnu::noinline]] void shared_from_new() {
   std::shared_ptr<Widget> p(new Widget{});
   escape(p.get());
 }
 
-NOINLINE void big_function() {
+[[gnu::noinline]] void big_function() {
   long a = 1, b = 2, c = 3, d = 4;
   std::function<long()> f = [a, b, c, d] { return a + b + c + d; };  // 32 bytes of captures
   escape(&f);
 }
 
-NOINLINE void regex_per_call() {
+[[gnu::noinline]] void regex_per_call() {
   const std::regex pattern("[a-z]+[0-9]*");
   escape(&pattern);
 }
 
-NOINLINE void fill_a_map() {
+[[gnu::noinline]] void fill_a_map() {
   std::map<int, int> m;
   for (int i = 0; i < 10; ++i) m[i] = i;
   escape(&m);
 }
 
-NOINLINE void temporary_key(const std::map<std::string, int>& m) {
+[[gnu::noinline]] void temporary_key(const std::map<std::string, int>& m) {
   int found = 0;
   const std::string_view key = "a key longer than fifteen characters";
   for (int i = 0; i < 10; ++i) found += static_cast<int>(m.count(std::string(key)));
@@ -87,7 +81,7 @@ NOINLINE void temporary_key(const std::map<std::string, int>& m) {
 }
 
 // A temporary copy of a std::string: not a lookup key for all one can tell.
-NOINLINE void temporary_copy(const std::string& text) {
+[[gnu::noinline]] void temporary_copy(const std::string& text) {
   for (int i = 0; i < 3; ++i) {
     std::string copy(text);
     escape(copy.data());
@@ -96,7 +90,7 @@ NOINLINE void temporary_copy(const std::string& text) {
 
 // Fits no pattern: one plain block, kept past the next allocation.
 std::vector<void*> g_kept;
-NOINLINE void plain_new() {
+[[gnu::noinline]] void plain_new() {
   for (int i = 0; i < 4; ++i) g_kept.push_back(new char[64]);
 }
 
@@ -151,7 +145,7 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   g_kept.clear();
 }
 
-NOINLINE void throwaways(int n) {
+[[gnu::noinline]] void throwaways(int n) {
   for (int i = 0; i < n; ++i) {
     char* p = new char[32];  // freed before the next allocation: a temporary
     escape(p);
@@ -161,7 +155,7 @@ NOINLINE void throwaways(int n) {
 
 std::vector<char*> g_blocks;
 
-NOINLINE void kept_then_freed(int n) {
+[[gnu::noinline]] void kept_then_freed(int n) {
   for (int i = 0; i < n; ++i) g_blocks.push_back(new char[32]);  // each outlives the next allocation
   for (char* p : g_blocks) delete[] p;
   g_blocks.clear();

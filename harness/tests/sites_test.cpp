@@ -17,12 +17,6 @@
 #include "escape.h"
 #include "standard_library.h"
 
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-
 namespace {
 
 using allocgate::CaptureSites;
@@ -31,7 +25,7 @@ using allocgate::test::escape;
 unsigned g_small_line = 0;
 unsigned g_large_line = 0;
 
-NOINLINE void small_blocks(int n) {
+[[gnu::noinline]] void small_blocks(int n) {
   for (int i = 0; i < n; ++i) {
     g_small_line = __LINE__ + 1;  // the next line: the site of small_blocks' allocations
     char* p = new char[16];
@@ -40,7 +34,7 @@ NOINLINE void small_blocks(int n) {
   }
 }
 
-NOINLINE void one_large_block() {
+[[gnu::noinline]] void one_large_block() {
   g_large_line = __LINE__ + 1;
   char* p = new char[4000];
   escape(p);
@@ -190,7 +184,7 @@ TEST(CaptureSites, OnlyWhileOnAndNotWhilePaused) {
   EXPECT_EQ(profile.allocations, 1u) << profile.top(10);
 }
 
-NOINLINE void recurse_then_allocate(int depth) {
+[[gnu::noinline]] void recurse_then_allocate(int depth) {
   if (depth == 0) {
     char* p = new char[8];
     escape(p);

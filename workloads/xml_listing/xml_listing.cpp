@@ -95,27 +95,12 @@ namespace {
 // c's replacement at `to`, or c itself when it stands for itself: the plain
 // twin's step.
 char* put_escaped_byte(char* to, char c) noexcept {
-  switch (c) {
-    case '&':
-      return put(to, "&amp;");
-    case '<':
-      return put(to, "&lt;");
-    case '>':
-      return put(to, "&gt;");
-    case '"':
-      return put(to, "&quot;");
-    case '\'':
-      return put(to, "&apos;");
-    case '\t':
-      return put(to, "&#x9;");
-    case '\n':
-      return put(to, "&#xA;");
-    case '\r':
-      return put(to, "&#xD;");
-    default:
-      *to = c;
-      return to + 1;
+  const std::string_view e = entity(c);
+  if (e.empty()) {
+    *to = c;
+    return to + 1;
   }
+  return put(to, e);
 }
 
 #if defined(__SSE2__)
