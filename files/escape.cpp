@@ -92,6 +92,20 @@ std::string terminal_text(std::string_view text) {
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
+    // The Actions runner reads a line whose first non-blank characters are
+    // "::" as a command, and "##[" anywhere in a line as one of its older
+    // form. A text may be printed at the start of a line (a table's first
+    // cell) or inside one, so neither can appear in what it prints.
+    if (c == ':' && i + 1 < text.size() && text[i + 1] == ':' && out.find_first_not_of(' ') == std::string::npos) {
+      append_hex_byte(out, ':');
+      ++i;
+      continue;
+    }
+    if (c == '[' && out.size() >= 2 && out.compare(out.size() - 2, 2, "##") == 0) {
+      append_hex_byte(out, '[');
+      ++i;
+      continue;
+    }
     std::uint32_t code_point = 0;
     const std::size_t length = utf8_sequence(text, i, code_point);
     if (length == 0) {

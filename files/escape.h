@@ -17,7 +17,10 @@ bool valid_utf8(std::string_view text);
 /// For a terminal or a log: printable text and valid UTF-8 as they are;
 /// control characters, invalid UTF-8, Unicode's bidirectional overrides and
 /// the backslash itself escaped as C does ("\n", "\x1b", "\u202e", "\\").
-/// The result is one line and cannot move the cursor or change colours.
+/// The result is one line and cannot move the cursor or change colours; it
+/// cannot start a GitHub Actions workflow command either, wherever in a line
+/// it is printed: "::" after its leading spaces and "##[" anywhere become
+/// "\x3a:" and "##\x5b".
 std::string terminal_text(std::string_view text);
 
 /// For running markdown text (a table cell, a list item, a heading): as

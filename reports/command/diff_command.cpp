@@ -53,8 +53,9 @@ int update(const Options& o, const reports::Report& report, const std::string& t
     std::cerr << "allocgate: " << files::terminal_text(o.bounds_file) << " left unchanged\n";
     return kBadInput;
   }
-  for (const std::string& change : changes) std::cout << change << "\n";
-  std::cout << o.bounds_file << ": " << changes.size() << " change(s) for " << toolchain << "\n";
+  for (const std::string& change : changes) std::cout << files::terminal_text(change) << "\n";
+  std::cout << files::terminal_text(o.bounds_file) << ": " << changes.size() << " change(s) for "
+            << files::terminal_text(toolchain) << "\n";
   return kSuccess;
 }
 

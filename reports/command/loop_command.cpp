@@ -3,6 +3,7 @@
 #include <iostream>
 #include <memory>
 
+#include "escape.h"
 #include "runner.h"
 #include "subcommand.h"
 
@@ -24,8 +25,8 @@ Subcommand add_loop_command(CLI::App& app) {
   return {loop, [o] {
             const SiteProfile sites = reports::loop_case(o->case_name, o->runs, o->sites);
             if (o->sites) {
-              std::cout << o->case_name << ": " << sites.allocations << " allocations, " << sites.bytes << " bytes in "
-                        << o->runs << " operations (after a warm-up one)\n\nby count:\n"
+              std::cout << files::terminal_text(o->case_name) << ": " << sites.allocations << " allocations, "
+                        << sites.bytes << " bytes in " << o->runs << " operations (after a warm-up one)\n\nby count:\n"
                         << sites.top(10);
             }
             return kSuccess;

@@ -27,7 +27,7 @@ int profile(Options o) {
                  "it with -g (CMake: -DCMAKE_BUILD_TYPE=RelWithDebInfo), or for a packaged allocgate install "
                  "allocgate-dbg\n";
   }
-  std::cout << o.case_name << ": " << profile.allocations << " allocations, " << profile.bytes
+  std::cout << files::terminal_text(o.case_name) << ": " << profile.allocations << " allocations, " << profile.bytes
             << " bytes in one operation (after a warm-up one)\n\nby count:\n"
             << profile.top(10) << "\nby bytes:\n"
             << profile.top(10, true);
@@ -38,7 +38,8 @@ int profile(Options o) {
   }
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const reports::HeaptrackSummary summary = reports::run_under_heaptrack(self, o.case_name, o.runs, o.out);
-  std::cout << "\nheaptrack: " << o.runs << " operations of " << o.case_name << " after a warm-up one\n"
+  std::cout << "\nheaptrack: " << o.runs << " operations of " << files::terminal_text(o.case_name)
+            << " after a warm-up one\n"
             << "  data: " << summary.data_file << " (heaptrack_gui " << summary.data_file << ")\n"
             << "  calls to allocation functions: " << summary.calls
             << " (the whole process: startup, warm-up and C mallocs included)\n"

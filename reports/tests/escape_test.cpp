@@ -48,6 +48,20 @@ TEST(WorkflowCommands, DataCannotStartACommandAndPropertiesCannotEndTheList) {
   EXPECT_EQ(workflow_property("dir/file.cpp"), "dir/file.cpp");
 }
 
+TEST(WorkflowCommands, NoTextCanStartOneWhereverItIsPrinted) {
+  // "::" where a line's first non-blank characters would be: at the start of
+  // a table's first cell, after the spaces that pad it.
+  EXPECT_EQ(terminal_text("::add-mask::x"), "\\x3a:add-mask::x");
+  EXPECT_EQ(terminal_text("   ::stop-commands::tok"), "   \\x3a:stop-commands::tok");
+  EXPECT_EQ(terminal_text(":x"), ":x");
+  EXPECT_EQ(terminal_text("Cache::lookup"), "Cache::lookup");  // inside a line: not a command
+  // The runner's older form is read anywhere in a line.
+  EXPECT_EQ(terminal_text("f##[error]spoofed"), "f##\\x5berror]spoofed");
+  EXPECT_EQ(terminal_text("#[x] ## [y]"), "#[x] ## [y]");
+  EXPECT_EQ(markdown_code("##[warning]x"), "`##\\x5bwarning]x`");
+  EXPECT_EQ(workflow_data("x ##[error]y"), "x ##\\x5berror]y");
+}
+
 TEST(Markdown, MarkupIsEscapedAndNamesStayReadable) {
   EXPECT_EQ(markdown_text("log_report/v3"), "log_report/v3");
   EXPECT_EQ(markdown_text("_init_ *bold* [a](b) <img> a|b ~~s~~ &amp; #h `c`"),
