@@ -38,11 +38,13 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, std::uint32_t& c
   return length;
 }
 
-// C1 controls, and the characters that reorder how a line displays (the
-// "Trojan Source" ones): shown as \uXXXX, never acted on.
+// C1 controls, the characters that reorder how a line displays (the
+// "Trojan Source" ones), and U+FFFE and U+FFFF, which XML 1.0 does not allow
+// in a document (a JUnit report would not parse): shown as \uXXXX, never
+// acted on.
 bool hidden_code_point(std::uint32_t c) {
   return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E ||
-         c == 0x200F || c == 0x061C;
+         c == 0x200F || c == 0x061C || c == 0xFFFE || c == 0xFFFF;
 }
 
 void append_hex_byte(std::string& out, unsigned char b) {

@@ -34,6 +34,11 @@ TEST(TerminalText, ShowsControlsInvalidUtf8AndReorderingEscaped) {
             "\\u009b2J");  // C1 CSI
 }
 
+TEST(TerminalText, NoncharactersXmlRefusesAreShownAsCodePoints) {
+  EXPECT_EQ(terminal_text("a\uFFFEb\uFFFFc"), "a\\ufffeb\\uffffc");
+  EXPECT_EQ(terminal_text("\uFFFD"), "\uFFFD");  // the replacement character is a character
+}
+
 TEST(ValidUtf8, AcceptsWellFormedOnly) {
   EXPECT_TRUE(valid_utf8("gcc-12-libstdc++-12 \u00e9\U0001F600"));
   EXPECT_FALSE(valid_utf8("\xff"));

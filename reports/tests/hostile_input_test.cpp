@@ -6,6 +6,7 @@
 // gets one line and exit 2; names are printed harmlessly.
 
 #include <gtest/gtest.h>
+#include <libxml/parser.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
@@ -428,6 +429,40 @@ TEST_F(HostileInput, AFullStandardOutputIsExit4) {
         << args << "\n"
         << full.output;
   }
+}
+
+}  // namespace
+
+namespace {
+
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
+
+class JunitOfHostileNames : public allocgate::reports::testing::ScratchDirTest {};
+
+// XML 1.0 allows neither U+FFFE nor U+FFFF anywhere in a document: a case
+// name, the toolchain or an error message holding one must still give a
+// report that parses.
+TEST_F(JunitOfHostileNames, NoncharactersStillGiveWellFormedXml) {
+  const std::string nonchars = "\xef\xbf\xbe|\xef\xbf\xbf";  // U+FFFE, U+FFFF as UTF-8
+  const std::string file = write("r.json", R"({"context": {"allocgate_toolchain": "tc)" + nonchars + R"("},
+    "benchmarks": [{"name": "a)" + nonchars + R"(", "run_type": "iteration", "iterations": 1, "real_time": 1,
+      "cpu_time": 1, "time_unit": "ns", "allocs/op": 2},
+    {"name": "b", "run_type": "iteration", "error_occurred": true, "error_message": "failed )" +
+                                               nonchars + R"("}]})");
+  const std::string bounds =
+      write("b.json", R"({"allocgate_bounds_version": 1, "toolchains": {"tc)" + nonchars + R"(": {"a)" + nonchars +
+                          R"(": {"allocs_per_op": 1}, "b": {"allocs_per_op": 1}}}})");
+  const std::string junit = path("junit.xml");
+  const Result r = run(std::string(ALLOCGATE_BIN) + " diff --bounds " + bounds + " --junit " + junit + " " + file);
+  EXPECT_EQ(r.code, 1) << r.output;
+  xmlDocPtr doc = xmlReadFile(junit.c_str(), nullptr, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+  EXPECT_NE(doc, nullptr) << "not well-formed XML";
+  if (doc != nullptr) xmlFreeDoc(doc);
+  std::ifstream in(junit);
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find(R"(a\ufffe|\uffff)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(failed \ufffe|\uffff)"), std::string::npos) << xml;
 }
 
 }  // namespace
