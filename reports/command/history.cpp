@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <ostream>
 #include <stdexcept>
@@ -89,8 +90,11 @@ class Statement {
     sqlite3_clear_bindings(statement_);
   }
   std::string text(int column) const {
+    // Whole, by its length: a case name may hold a NUL.
     const auto* p = sqlite3_column_text(statement_, column);
-    return p == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(p));
+    const int bytes = sqlite3_column_bytes(statement_, column);
+    return p == nullptr ? std::string()
+                        : std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(bytes));
   }
   std::int64_t integer(int column) const { return sqlite3_column_int64(statement_, column); }
   std::optional<double> real(int column) const {
@@ -228,17 +232,40 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
   }
   // A reader opens the file read-only; one it may not write, as immutable:
   // SQLite then creates no -wal or -shm beside it, which would carry the
-  // file's read-only mode and refuse every later writer.
+  // file's read-only mode and refuse every later writer. Immutable ignores a
+  // -wal, though, so a file it may not write whose -wal holds commits is
+  // read from a private copy of both, as is an older schema, which a reader
+  // must not migrate in place.
   const bool read_only_file =
       ::access(source_.c_str(), W_OK) != 0 ||
       (status.permissions() & std::filesystem::perms::owner_write) == std::filesystem::perms::none;
-  const int rc = reader ? sqlite3_open_v2(uri_of(source_, read_only_file).c_str(), &db_,
-                                          SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
-                        : sqlite3_open_v2(source_.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  const std::filesystem::path wal = source_ + "-wal";
+  const bool pending_wal = std::filesystem::is_regular_file(wal, error) && std::filesystem::file_size(wal, error) > 0;
+  if (reader && read_only_file && pending_wal) {
+    open_private_copy();
+    return;
+  }
+  open(reader ? uri_of(source_, read_only_file) : source_, reader);
+  try {
+    if (reader) {
+      const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
+      check_version(version, source_);
+      if (version < kSchemaVersion) open_private_copy();
+      return;
+    }
+    prepare_for_writing();
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+void History::open(const std::string& name, bool read_only) {
+  const int rc = read_only ? sqlite3_open_v2(name.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr)
+                           : sqlite3_open_v2(name.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   if (rc != SQLITE_OK) {
     const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close();
     throw files::InputError(source_ + ": cannot open: " + message);
   }
   try {
@@ -248,39 +275,68 @@ History::History(const std::filesystem::path& file, Access access) : source_(fil
     exec(db_, "BEGIN", source_);
     check_identity(db_, source_);
     exec(db_, "COMMIT", source_);
-    if (reader) {
-      const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
-      check_version(version, source_);
-      if (version < kSchemaVersion) {
-        throw files::InputError(source_ + ": history schema " + std::to_string(version) +
-                                " is older than this allocgate's; `allocgate history add` upgrades it");
-      }
-      return;
-    }
-    set_wal(db_, source_);
-    // In WAL mode NORMAL loses no commit when the process is killed (only on
-    // a power cut), at one fsync per checkpoint instead of one per commit.
-    exec(db_, "PRAGMA synchronous=NORMAL", source_);
-    exec(db_, "PRAGMA mmap_size=268435456", source_);  // reads without a system call per page
-    exec(db_, "PRAGMA foreign_keys=ON", source_);
-    Transaction migrate(db_, source_);
-    check_identity(db_, source_);  // under the write lock, again: another job may have created it since
-    const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
-    check_version(version, source_);
-    for (auto v = version; v < kSchemaVersion; ++v) exec(db_, kMigrations[v], source_);
-    if (version < kSchemaVersion) {
-      exec(db_, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), source_);
-      exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), source_);
-    }
-    migrate.commit();
   } catch (...) {
-    sqlite3_close(db_);
-    db_ = nullptr;
+    close();
     throw;
   }
 }
 
-History::~History() { sqlite3_close(db_); }
+// WAL mode, and the schema created or migrated to this allocgate's.
+void History::prepare_for_writing() {
+  set_wal(db_, source_);
+  // In WAL mode NORMAL loses no commit when the process is killed (only on
+  // a power cut), at one fsync per checkpoint instead of one per commit.
+  exec(db_, "PRAGMA synchronous=NORMAL", source_);
+  exec(db_, "PRAGMA mmap_size=268435456", source_);  // reads without a system call per page
+  exec(db_, "PRAGMA foreign_keys=ON", source_);
+  Transaction migrate(db_, source_);
+  check_identity(db_, source_);  // under the write lock, again: another job may have created it since
+  const std::int64_t version = pragma(db_, "PRAGMA user_version", source_);
+  check_version(version, source_);
+  for (auto v = version; v < kSchemaVersion; ++v) exec(db_, kMigrations[v], source_);
+  if (version < kSchemaVersion) {
+    exec(db_, ("PRAGMA application_id=" + std::to_string(kApplicationId)).c_str(), source_);
+    exec(db_, ("PRAGMA user_version=" + std::to_string(kSchemaVersion)).c_str(), source_);
+  }
+  migrate.commit();
+}
+
+// The database and its -wal copied into a directory of this process's own
+// and opened there as a writer would (SQLite replays the -wal's commits and
+// the schema is migrated), so the file itself is never touched.
+void History::open_private_copy() {
+  close();
+  std::string dir = (std::filesystem::temp_directory_path() / "allocgate-history-XXXXXX").string();
+  if (::mkdtemp(dir.data()) == nullptr) throw std::runtime_error(source_ + ": cannot make a directory to read it in");
+  private_copy_ = dir;
+  try {
+    const std::filesystem::path copy = private_copy_ / "history.db";
+    std::error_code error;
+    std::filesystem::copy_file(source_, copy, error);
+    if (error) throw files::InputError(source_ + ": cannot read: " + error.message());
+    if (std::filesystem::exists(source_ + "-wal")) {
+      std::filesystem::copy_file(source_ + "-wal", copy.string() + "-wal", error);
+      if (error) throw files::InputError(source_ + "-wal: cannot read: " + error.message());
+    }
+    open(copy.string(), false);
+    prepare_for_writing();
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+void History::close() {
+  sqlite3_close(db_);
+  db_ = nullptr;
+  if (!private_copy_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(private_copy_, ignored);
+    private_copy_.clear();
+  }
+}
+
+History::~History() { close(); }
 
 int History::schema_version() const { return static_cast<int>(pragma(db_, "PRAGMA user_version", source_)); }
 

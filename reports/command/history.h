@@ -31,7 +31,9 @@ class History {
 
   /// A reader neither creates, migrates nor writes the database, and leaves
   /// no file beside it that could change what a writer can do (on a
-  /// database it may not write, not even SQLite's -wal and -shm).
+  /// database it may not write, not even SQLite's -wal and -shm). It reads
+  /// an older schema, and the commits in the -wal of a file it may not
+  /// write, from a private copy, removed when it closes.
   enum class Access { write, read };
 
   explicit History(const std::filesystem::path& file, Access access = Access::write);
@@ -49,8 +51,14 @@ class History {
   int schema_version() const;
 
  private:
+  void open(const std::string& name, bool read_only);
+  void prepare_for_writing();
+  void open_private_copy();
+  void close();
+
   sqlite3* db_ = nullptr;
   std::string source_;
+  std::filesystem::path private_copy_;  ///< where a reader reads a copy; empty when it reads the file
 };
 
 }  // namespace allocgate::reports

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -305,6 +306,93 @@ TEST_F(HistoryFiles, AReaderOfAReadOnlyDatabaseLeavesNoFileBehind) {
   History db(file);
   const Report r = report_of({{"a/x/1", 4}}, "c2");
   EXPECT_TRUE(db.add(r, key_of(r)));
+}
+
+// The files of a directory and their sizes: what a reader must leave as it was.
+std::map<std::string, std::uintmax_t> files_in(const std::filesystem::path& dir) {
+  std::map<std::string, std::uintmax_t> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files[entry.path().string()] = entry.file_size();
+  return files;
+}
+
+// A writer that was killed (or is still running) leaves its commits in the
+// -wal; a reader of the file, even one it may not write, sees them, and
+// changes no file.
+TEST_F(HistoryFiles, AReaderOfAReadOnlyDatabaseSeesTheCommitsInItsWal) {
+  const std::string file = path("h.db");
+  {
+    History db(file);
+    const Report r = report_of({{"a/x/1", 3}});
+    db.add(r, key_of(r));
+  }
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    auto* db = new History(file);  // never closed: its commit stays in the -wal
+    const Report r = report_of({{"a/x/1", 4}}, "c2");
+    ::_exit(db->add(r, key_of(r)) ? 0 : 1);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_GT(std::filesystem::file_size(file + "-wal"), 0u);
+  std::filesystem::permissions(file, std::filesystem::perms::owner_read | std::filesystem::perms::group_read);
+  const auto before = files_in(dir_);
+  {
+    const History reader(file, History::Access::read);
+    const HistoryTable t = reader.table("", 0);
+    ASSERT_EQ(t.runs.size(), 2u);
+    EXPECT_EQ(t.figures[0][1]->allocs_per_op, 4);
+  }
+  EXPECT_EQ(files_in(dir_), before);
+}
+
+// A reader reads an older schema as it is: no `history add` needed first, and
+// the file keeps its schema.
+TEST_F(HistoryFiles, AReaderReadsAnOlderSchemaWithoutMigratingIt) {
+  const std::string file = path("old.db");
+  sql(file, R"sql(
+    CREATE TABLE runs (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
+                       toolchain TEXT NOT NULL, host TEXT NOT NULL, UNIQUE (commit_id, date, branch, toolchain, host));
+    CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs (id), name TEXT NOT NULL,
+                          allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
+                          PRIMARY KEY (run_id, name)) WITHOUT ROWID;
+    INSERT INTO runs VALUES (1, 'c0', '2026-11-01', '', 'tc', 'h');
+    INSERT INTO figures VALUES (1, 'a/x/1', 7, 224, 100);
+    PRAGMA application_id = 1634166833;
+    PRAGMA user_version = 1;
+  )sql");
+  const auto before = files_in(dir_);
+  {
+    const History reader(file, History::Access::read);
+    const HistoryTable t = reader.table("", 0);
+    ASSERT_EQ(t.runs.size(), 1u);
+    ASSERT_EQ(t.cases, std::vector<std::string>{"a/x/1"});
+    EXPECT_EQ(t.figures[0][0]->allocs_per_op, 7);
+  }
+  EXPECT_EQ(files_in(dir_), before);
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(file.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* version = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &version, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(version), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int(version, 0), 1);
+  sqlite3_finalize(version);
+  sqlite3_close(db);
+}
+
+// A case name is text of any bytes a report may hold, a NUL among them: read
+// back whole, two names that differ after a NUL stay two cases.
+TEST_F(HistoryFiles, NamesHoldingANulAreReadBackWhole) {
+  const std::string file = path("h.db");
+  const std::string x("a\0x", 3), y("a\0y", 3);
+  History db(file);
+  Report r = report_of({{"a", 1}, {"b", 2}});
+  r.cases[0].name = x;
+  r.cases[1].name = y;
+  ASSERT_TRUE(db.add(r, key_of(r)));
+  const HistoryTable t = db.table("", 0);
+  EXPECT_EQ(t.cases, (std::vector<std::string>{x, y}));
 }
 
 // Several jobs adding to a history that does not exist yet: each creates the
