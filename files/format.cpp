@@ -6,6 +6,32 @@
 #include <cmath>
 
 namespace allocgate::files {
+namespace {
+
+// to_chars into a buffer long enough for any double in any format (1.8e308
+// in fixed notation is 309 digits): the text is never cut or left empty.
+std::string chars(double value, std::chars_format format, int precision) {
+  std::array<char, 400> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value, format, precision).ptr;
+  return std::string(text.data(), end);
+}
+
+// Fixed notation where it reads as a figure; past 10^15 (a time or ratio no
+// real run has, from a report built to break a table) the digits would run
+// across the page, so scientific.
+std::string fixed_or_scientific(double value, int decimals) {
+  if (std::fabs(value) >= 1e15) return chars(value, std::chars_format::scientific, 2);
+  return chars(value, std::chars_format::fixed, decimals);
+}
+
+// value / scale to three significant digits, then the unit: "50.5k".
+std::string three_digits(double value, double scale, const char* unit) {
+  const double scaled = value / scale;
+  const int decimals = std::fabs(scaled) >= 100 ? 0 : std::fabs(scaled) >= 10 ? 1 : 2;
+  return fixed_or_scientific(scaled, decimals) + unit;
+}
+
+}  // namespace
 
 std::string exact(double value) {
   std::array<char, 32> text{};
@@ -21,12 +47,8 @@ std::string signed_exact(double value) {
 
 std::string readable(double value) {
   if (!std::isfinite(value) || std::floor(value) == value) return exact(value);
-  std::array<char, 48> text{};
-  const auto end =
-      std::fabs(value) >= 100
-          ? std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::fixed, 1).ptr
-          : std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::general, 3).ptr;
-  std::string shown(text.data(), end);
+  std::string shown =
+      std::fabs(value) >= 100 ? fixed_or_scientific(value, 1) : chars(value, std::chars_format::general, 3);
   if (shown.find_first_of(".e") == std::string::npos) shown.insert(shown.begin(), '~');
   return shown;
 }
@@ -37,36 +59,17 @@ std::string signed_readable(double value) {
   return text;
 }
 
-namespace {
-
-// value / scale to three significant digits, then the unit: "50.5k".
-std::string three_digits(double value, double scale, const char* unit) {
-  const double scaled = value / scale;
-  const int decimals = std::fabs(scaled) >= 100 ? 0 : std::fabs(scaled) >= 10 ? 1 : 2;
-  std::array<char, 48> text{};
-  const auto end =
-      std::to_chars(text.data(), text.data() + text.size(), scaled, std::chars_format::fixed, decimals).ptr;
-  return std::string(text.data(), end) + unit;
-}
-
-}  // namespace
-
 std::string compact(double value) {
   const double magnitude = std::fabs(value);
   if (!std::isfinite(value) || magnitude < 1e4) {
     std::string text = readable(value);
     if (text.size() <= 7) return text;
-    std::array<char, 48> shorter{};  // 0.000778 and the like: two significant digits
-    const auto end =
-        std::to_chars(shorter.data(), shorter.data() + shorter.size(), value, std::chars_format::general, 2).ptr;
-    return std::string(shorter.data(), end);
+    return chars(value, std::chars_format::general, 2);  // 0.000778 and the like: two significant digits
   }
   if (magnitude < 1e6) return three_digits(value, 1e3, "k");
   if (magnitude < 1e9) return three_digits(value, 1e6, "M");
   if (magnitude < 1e12) return three_digits(value, 1e9, "G");
-  std::array<char, 48> text{};
-  const auto end = std::to_chars(text.data(), text.data() + text.size(), value, std::chars_format::scientific, 1).ptr;
-  return std::string(text.data(), end);
+  return chars(value, std::chars_format::scientific, 1);
 }
 
 std::string compact_nanoseconds(double ns) {
@@ -77,20 +80,11 @@ std::string compact_nanoseconds(double ns) {
   return three_digits(ns, 1e9, " s");
 }
 
-std::string ratio(double r) {
-  std::array<char, 48> text{};
-  const auto end = std::to_chars(text.data(), text.data() + text.size() - 1, r, std::chars_format::fixed, 2).ptr;
-  *end = 'x';
-  return std::string(text.data(), end + 1);
-}
+std::string ratio(double r) { return fixed_or_scientific(r, 2) + "x"; }
 
 std::string nanoseconds(double ns) {
-  std::array<char, 48> text{};
   // Below 100 ns one decimal tells something; above, whole nanoseconds do.
-  const auto end =
-      ns < 100 ? std::to_chars(text.data(), text.data() + text.size(), ns, std::chars_format::fixed, 1).ptr
-               : std::to_chars(text.data(), text.data() + text.size(), std::round(ns), std::chars_format::fixed, 0).ptr;
-  return std::string(text.data(), end);
+  return ns < 100 ? fixed_or_scientific(ns, 1) : fixed_or_scientific(std::round(ns), 0);
 }
 
 }  // namespace allocgate::files

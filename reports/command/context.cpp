@@ -13,6 +13,8 @@
 
 #include "allocgate/scope.h"
 #include "allocgate/toolchain.h"
+#include "escape.h"
+#include "input_error.h"
 #include "json_keys.h"
 
 namespace allocgate::reports {
@@ -41,7 +43,13 @@ std::string utc_now() {
 // this binary was configured from.
 std::string git_commit() {
   for (const char* name : {"ALLOCGATE_GIT_COMMIT", "GITHUB_SHA"}) {
-    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') return value;
+    if (const char* value = std::getenv(name); value != nullptr && *value != '\0') {
+      // It goes into the report, which is JSON text.
+      if (!files::valid_utf8(value)) {
+        throw files::InputError(std::string(name) + " is not valid UTF-8: " + value);
+      }
+      return value;
+    }
   }
   return ALLOCGATE_CONFIGURED_GIT_COMMIT;
 }

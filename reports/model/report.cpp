@@ -20,13 +20,17 @@ namespace allocgate::reports {
 
 namespace k = allocgate::reports::keys;
 
+// A benchmark that reports no time (a counter-only entry) has none: left
+// out, never shown as 0.
 void set_times(CaseResult& c, std::vector<double> real_ns, std::vector<double> cpu_ns) {
   std::sort(real_ns.begin(), real_ns.end());
   std::sort(cpu_ns.begin(), cpu_ns.end());
-  c.ns_median = real_ns[real_ns.size() / 2];
-  c.ns_min = real_ns.front();
-  c.ns_max = real_ns.back();
-  c.cpu_ns_median = cpu_ns[cpu_ns.size() / 2];
+  if (!real_ns.empty()) {
+    c.ns_median = real_ns[real_ns.size() / 2];
+    c.ns_min = real_ns.front();
+    c.ns_max = real_ns.back();
+  }
+  if (!cpu_ns.empty()) c.cpu_ns_median = cpu_ns[cpu_ns.size() / 2];
   if (real_ns.size() > 1) c.ns_repetitions = std::move(real_ns);
 }
 
@@ -100,6 +104,45 @@ class Reader {
     if (!std::isfinite(value)) fail(label() + ": " + key + " is not finite");
     if (value < 0) fail(label() + ": " + key + " is negative (" + files::json_text(*it) + ")");
     return value;
+  }
+
+  /// An allocation figure (allocs/op, bytes/op, peak or leaked bytes): a
+  /// figure no larger than 2^53, where a double still holds every whole
+  /// number, so that a count compares with its bound exactly (2^53 + 1 would
+  /// read as 2^53).
+  std::optional<double> allocation(const char* key) const {
+    const std::optional<double> value = figure(key);
+    if (!value) return std::nullopt;
+    std::uint64_t whole = 0;
+    const auto it = field(entry_, key);
+    const bool integer = it->is_uint64() && it->get(whole) == simdjson::SUCCESS;
+    if (*value > kMaxCount || (integer && whole > static_cast<std::uint64_t>(kMaxCount))) {
+      fail(label() + ": " + key + " is above 2^53, beyond what can be counted exactly (" + files::json_text(*it) + ")");
+    }
+    return value;
+  }
+
+  /// A time in time_unit, in nanoseconds: finite after the conversion too.
+  std::optional<double> nanoseconds(const char* key) const {
+    const std::optional<double> value = figure(key);
+    if (!value) return std::nullopt;
+    const std::string_view unit = text(k::kTimeUnit);
+    double scale = 1;
+    if (unit == "us") {
+      scale = 1e3;
+    } else if (unit == "ms") {
+      scale = 1e6;
+    } else if (unit == "s") {
+      scale = 1e9;
+    } else if (!unit.empty() && unit != "ns") {
+      fail("unknown time_unit '" + std::string(unit) + "'");
+    }
+    const double ns = *value * scale;
+    if (!std::isfinite(ns)) {
+      fail(label() + ": " + key + " " + files::json_text(*field(entry_, key)) + " " + std::string(unit) +
+           " is more nanoseconds than a double holds");
+    }
+    return ns;
   }
 
   /// A whole count (a size, an iteration count): an integer no larger than
@@ -254,20 +297,20 @@ CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   c.workload = r.text(k::kWorkload);
   c.variant = r.text(k::kVariant);
   c.size = r.count(k::kSize).value_or(0);
-  const auto allocs = r.figure(k::kAllocsPerOpField);
+  const auto allocs = r.allocation(k::kAllocsPerOpField);
   if (!allocs) r.fail(c.name + ": allocs_per_op is missing");
   c.allocs_per_op = *allocs;
-  c.allocs_per_op_min = r.figure(k::kAllocsPerOpMin);
+  c.allocs_per_op_min = r.allocation(k::kAllocsPerOpMin);
   if (c.allocs_per_op_min && !(*c.allocs_per_op_min < c.allocs_per_op)) {
     r.fail(c.name + ": allocs_per_op_min is not below allocs_per_op");
   }
-  c.bytes_per_op = r.figure(k::kBytesPerOpField);
-  c.peak_bytes = r.figure(k::kPeakBytes);
-  c.leaked_bytes_per_op = r.figure(k::kLeakedBytesPerOp);
-  c.ns_median = r.figure(k::kRealTime);
-  c.cpu_ns_median = r.figure(k::kCpuTime);
-  c.ns_min = r.figure(k::kNsPerOpMin);
-  c.ns_max = r.figure(k::kNsPerOpMax);
+  c.bytes_per_op = r.allocation(k::kBytesPerOpField);
+  c.peak_bytes = r.allocation(k::kPeakBytes);
+  c.leaked_bytes_per_op = r.allocation(k::kLeakedBytesPerOp);
+  c.ns_median = r.nanoseconds(k::kRealTime);
+  c.cpu_ns_median = r.nanoseconds(k::kCpuTime);
+  c.ns_min = r.nanoseconds(k::kNsPerOpMin);
+  c.ns_max = r.nanoseconds(k::kNsPerOpMax);
   read_repetitions(r, entry, c);
   if (const auto iterations = r.count(k::kIterations)) c.iterations = static_cast<std::int64_t>(*iterations);
   c.output_sha256 = r.text(k::kOutputSha256);
@@ -278,14 +321,6 @@ CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
   }
   read_sites(r, entry, c, frames);
   return c;
-}
-
-double to_ns(double value, std::string_view unit, const Reader& r) {
-  if (unit.empty() || unit == "ns") return value;
-  if (unit == "us") return value * 1e3;
-  if (unit == "ms") return value * 1e6;
-  if (unit == "s") return value * 1e9;
-  r.fail("unknown time_unit '" + std::string(unit) + "'");
 }
 
 // The entries of one benchmark in a Google Benchmark JSON: its iteration runs
@@ -306,12 +341,12 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
   double fewest = std::numeric_limits<double>::infinity();
   for (const auto& [entry, i] : b.iterations) {
     const Reader r(source, entry, i);
-    const double allocs = *r.figure(k::kAllocsPerOp);
+    const double allocs = *r.allocation(k::kAllocsPerOp);
     c.allocs_per_op = std::max(c.allocs_per_op, allocs);
     fewest = std::min(fewest, allocs);
-    if (const auto v = r.figure(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
-    if (const auto v = r.figure(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
-    if (const auto v = r.figure(k::kLeakedBytesPerOpCounter)) {
+    if (const auto v = r.allocation(k::kBytesPerOp)) c.bytes_per_op = std::max(c.bytes_per_op.value_or(0), *v);
+    if (const auto v = r.allocation(k::kPeakBytes)) c.peak_bytes = std::max(c.peak_bytes.value_or(0), *v);
+    if (const auto v = r.allocation(k::kLeakedBytesPerOpCounter)) {
       c.leaked_bytes_per_op = std::max(c.leaked_bytes_per_op.value_or(0), *v);
     }
     if (const auto n = r.count(k::kIterations)) {
@@ -323,9 +358,8 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
       c.iterations = sum;
     }
     if (c.sites.empty()) read_sites(r, entry, c, frames);  // --allocgate_sites writes them into every repetition
-    const std::string_view unit = r.text(k::kTimeUnit);
-    real_ns.push_back(to_ns(r.figure(k::kRealTime).value_or(0), unit, r));
-    cpu_ns.push_back(to_ns(r.figure(k::kCpuTime).value_or(0), unit, r));
+    if (const auto t = r.nanoseconds(k::kRealTime)) real_ns.push_back(*t);
+    if (const auto t = r.nanoseconds(k::kCpuTime)) cpu_ns.push_back(*t);
   }
   if (fewest < c.allocs_per_op) c.allocs_per_op_min = fewest;  // repetitions that disagree
   set_times(c, std::move(real_ns), std::move(cpu_ns));
@@ -341,19 +375,18 @@ std::optional<CaseResult> from_mean_aggregate(const std::string& name, const Ben
     const Reader r(source, entry, i);
     const std::string_view aggregate = r.text(k::kAggregateName);
     if (aggregate == "mean") {
-      const auto allocs = r.figure(k::kAllocsPerOp);
+      const auto allocs = r.allocation(k::kAllocsPerOp);
       if (!allocs) return std::nullopt;
       if (!c) c.emplace();
       c->name = name;
       c->allocs_per_op = *allocs;
-      c->bytes_per_op = r.figure(k::kBytesPerOp);
-      c->peak_bytes = r.figure(k::kPeakBytes);
+      c->bytes_per_op = r.allocation(k::kBytesPerOp);
+      c->peak_bytes = r.allocation(k::kPeakBytes);
       read_sites(r, entry, *c, frames);
     } else if (aggregate == "median") {
       if (!c) c.emplace();
-      const std::string_view unit = r.text(k::kTimeUnit);
-      if (const auto t = r.figure(k::kRealTime)) c->ns_median = to_ns(*t, unit, r);
-      if (const auto t = r.figure(k::kCpuTime)) c->cpu_ns_median = to_ns(*t, unit, r);
+      if (const auto t = r.nanoseconds(k::kRealTime)) c->ns_median = *t;
+      if (const auto t = r.nanoseconds(k::kCpuTime)) c->cpu_ns_median = *t;
     }
   }
   if (c && c->name.empty()) return std::nullopt;  // a median without a counted mean

@@ -153,6 +153,78 @@ TEST_F(HostileInput, NumbersNoIntegerHoldsAreBadInputNotUndefinedBehaviour) {
   EXPECT_EQ(tried_, 4 * 9 + 4 + 4 + 1);
 }
 
+// A Google Benchmark JSON of one benchmark with these fields.
+std::string google_benchmark_with(const std::string& fields) {
+  return R"({"context": {"date": "x", "allocgate_toolchain": "tc"}, "benchmarks": [{"name": "BM_X",
+    "run_name": "BM_X", "run_type": "iteration", "iterations": 10)" +
+         fields + "}]}";
+}
+
+// Above 2^53 a double no longer holds every whole number: 2^53 + 1 would read
+// as 2^53 and pass a bound of 2^53. A time whose unit makes it infinite
+// would print as inf and export as null.
+TEST_F(HostileInput, FiguresPastWhatADoubleHoldsExactlyAreBadInput) {
+  const std::string ours = write("ours.json", R"({"context": {"allocgate_schema_version": 1,
+    "allocgate_toolchain": "tc"}, "benchmarks": [{"name": "w/v/1", "allocs_per_op": 9007199254740993}]})");
+  expect_bad_input(readers_of(ours), "allocs_per_op is above 2^53, beyond what can be counted exactly");
+  const std::string theirs = write("theirs.json", google_benchmark_with(R"(, "allocs/op": 9007199254740993)"));
+  expect_bad_input(readers_of(theirs), "allocs/op is above 2^53");
+  const std::string bytes = write("bytes.json", google_benchmark_with(R"(, "allocs/op": 1, "bytes/op": 1e17)"));
+  expect_bad_input(readers_of(bytes), "bytes/op is above 2^53");
+  const std::string eternal =
+      write("eternal.json",
+            google_benchmark_with(R"(, "allocs/op": 1, "real_time": 1e300, "cpu_time": 1, "time_unit": "s")"));
+  expect_bad_input(readers_of(eternal), "real_time 1e+300 s is more nanoseconds than a double holds");
+  EXPECT_EQ(tried_, 16);
+}
+
+// A time of 10^48 ns is finite; every table prints it as a number (it printed
+// as 47 NUL bytes when the digits overflowed the buffer).
+TEST_F(HostileInput, HugeTimesPrintAsNumbersInEveryTable) {
+  const std::string slow =
+      write("slow.json", google_benchmark_with(R"(, "allocs/op": 1, "real_time": 1e48, "cpu_time": 1e48)"));
+  const std::string fast =
+      write("fast.json", google_benchmark_with(R"(, "allocs/op": 1, "real_time": 1e-3, "cpu_time": 1e-3)"));
+  // Slow to fast is "0.00x"; the other two print the time and the ratio in scientific notation.
+  for (const std::string& args : {"table " + slow, "compare " + fast + " " + slow}) {
+    const Result r = run(kAllocgate + " " + args);
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find('\0'), std::string::npos) << args;
+    EXPECT_EQ(r.output.find("inf"), std::string::npos) << args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("nan"), std::string::npos) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find("e+"), std::string::npos) << args << "\n" << r.output;
+  }
+}
+
+// A benchmark that reports no time (a counter-only entry) is exported
+// without one, not as 0 ns.
+TEST_F(HostileInput, ABenchmarkWithoutATimeIsExportedWithoutOne) {
+  const std::string untimed = write("untimed.json", google_benchmark_with(R"(, "allocs/op": 1)"));
+  const std::string timed =
+      write("timed.json", google_benchmark_with(R"(, "allocs/op": 1, "real_time": 5, "cpu_time": 5)"));
+  const auto units = [](const std::string& text) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find("\"unit\""); at != std::string::npos; at = text.find("\"unit\"", at + 1)) ++n;
+    return n;
+  };
+  const Result without = run(kAllocgate + " export --format github-action-benchmark " + untimed);
+  const Result with = run(kAllocgate + " export --format github-action-benchmark " + timed);
+  EXPECT_EQ(without.code, 0) << without.output;
+  EXPECT_EQ(units(with.output), units(without.output) + 1) << with.output << without.output;
+  EXPECT_EQ(without.output.find("ns/op"), std::string::npos) << without.output;
+}
+
+// The commit comes from the environment into a JSON report: bytes that are
+// not UTF-8 are one line naming the variable, and no report is written.
+TEST_F(HostileInput, ACommitThatIsNotUtf8IsBadInputNotAnInternalError) {
+  const std::string out = path("r.json");
+  const Result r = run("ALLOCGATE_GIT_COMMIT=\"$(printf 'ab\\377')\" " + kAllocgate +
+                       " run --filter 'timestamp/naive/1$' --no-timing --out " + out);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_EQ(r.output.rfind("allocgate: ALLOCGATE_GIT_COMMIT is not valid UTF-8: ab\\xff\n", 0), 0u) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(HostileInput, AWrongTypeAnywhereIsBadInputNotAnInternalError) {
   const std::pair<std::string, std::string> contexts[] = {
       {R"(, "allocgate_workloads": [1, 2])", "context.allocgate_workloads is not an object"},

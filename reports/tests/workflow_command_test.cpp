@@ -87,7 +87,9 @@ class WorkflowCommands : public allocgate::reports::testing::ScratchDirTest {
       }
       EXPECT_EQ(line.find("##["), std::string::npos) << args << "\n" << line;
     }
-    if (!ours.empty()) EXPECT_GT(commands, 0u) << args << "\n" << r.output;
+    if (!ours.empty()) {
+      EXPECT_GT(commands, 0u) << args << "\n" << r.output;
+    }
     EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << args;
     EXPECT_EQ(r.output.find('\0'), std::string::npos) << args;
     EXPECT_EQ(r.output.find("\xc2\x9b"), std::string::npos) << args;      // C1 CSI
