@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 ci/install-deps.sh
 
 cmake --preset release >/dev/null
-cmake --build --preset release --target allocgate
+# What the install takes (libraries, headers, the command): the README's
+# quickstart installs from this build next.
+cmake --build --preset release --target allocgate_installable
 allocgate=build/release/reports/allocgate
 report=build/release/allocgate-report.json
 

@@ -14,7 +14,11 @@ set(ALLOCGATE_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/allocgate)
 
 # One export set per component, so that the package includes only the
 # targets, and looks only for the dependencies, that a consumer asked for.
+# allocgate_installable builds what `cmake --install` installs and nothing
+# else (no test, no benchmark): ci/gate.sh builds it, so an install follows.
+add_custom_target(allocgate_installable)
 function(allocgate_install_export set)
+  add_dependencies(allocgate_installable ${ARGN})
   install(TARGETS ${ARGN}
     EXPORT allocgate${set}Targets
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -68,7 +72,9 @@ if(TARGET allocgate_benchmark)
 endif()
 if(TARGET allocgate)
   install(TARGETS allocgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  add_dependencies(allocgate_installable allocgate)
   if(TARGET allocgate_man_pages)
+    add_dependencies(allocgate_installable allocgate_man_pages)
     install(DIRECTORY ${ALLOCGATE_MAN_DIR}/ DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 FILES_MATCHING PATTERN "*.1.gz")
   endif()
 endif()

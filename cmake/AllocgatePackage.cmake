@@ -25,8 +25,19 @@ set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "A replacement of the global operator new a
 # /usr/lib/debug/.build-id, where Debian keeps debug information and libdw
 # finds it (cmake/debian/split_debug.cmake). Not CPack's dbgsym package: it
 # takes the installed object files (benchmark_main.o) for unstripped binaries.
+# A build without -g (a plain Release) has no debug information to put in
+# allocgate-dbg: then there is no allocgate-dbg, and the command is only
+# stripped.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _allocgate_build_type)
+set(_allocgate_flags " ${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_allocgate_build_type}} ")
+if(_allocgate_flags MATCHES " -g[^ ]* " AND NOT _allocgate_flags MATCHES " -g0 ")
+  set(CPACK_ALLOCGATE_DEBUG_PACKAGE ON)
+  set(CPACK_COMPONENTS_ALL Unspecified dbg)
+else()
+  set(CPACK_ALLOCGATE_DEBUG_PACKAGE OFF)
+  set(CPACK_COMPONENTS_ALL Unspecified)
+endif()
 set(CPACK_DEB_COMPONENT_INSTALL ON)
-set(CPACK_COMPONENTS_ALL Unspecified dbg)
 set(CPACK_DEBIAN_UNSPECIFIED_PACKAGE_NAME allocgate)
 set(CPACK_DEBIAN_DBG_PACKAGE_NAME allocgate-dbg)
 set(CPACK_DEBIAN_DBG_PACKAGE_DEPENDS "allocgate (= ${PROJECT_VERSION})")

@@ -2,6 +2,7 @@
 // `allocgate diff REPORT --bounds FILE [--update]`: the gate, or the bounds
 // rewritten from a report.
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -63,6 +64,14 @@ int diff(const Options& o) {
   reports::Report report = read_report_saying_source(o.report);
   const std::string toolchain = report_toolchain(report, o.toolchain, o.report);
   if (o.update) return update(o, report, toolchain);
+  std::error_code error;
+  if (!std::filesystem::exists(o.bounds_file, error) && !error) {
+    // The first run of a new gate: say how to record the bounds from this report.
+    throw files::InputError(o.bounds_file +
+                            ": no such bounds file; record it from this report with: allocgate diff "
+                            "--update --bounds " +
+                            o.bounds_file + " " + o.report + " (then commit it)");
+  }
   const reports::GateResult result =
       reports::evaluate(std::move(report), bounds::read_bounds(o.bounds_file), toolchain, o.bounds_file);
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {

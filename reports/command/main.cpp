@@ -4,6 +4,7 @@
 // and maps errors to exit codes; each subcommand is a file of its own
 // (subcommand.h).
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +17,7 @@
 #include "escape.h"
 #include "input_error.h"
 #include "subcommand.h"
+#include "usage.h"
 
 namespace {
 
@@ -24,10 +26,10 @@ namespace files = allocgate::files;
 
 int run_command(int argc, char** argv) {
   CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
-  // A usage error in one line, as every other error.
-  app.failure_message([](const CLI::App*, const CLI::Error& e) {
-    return "allocgate: " + files::terminal_text(e.what()) + " (see allocgate --help)\n";
-  });
+  // A usage error in one line, as every other error, naming the word not
+  // understood and the subcommand's own --help.
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  app.failure_message([&app, &args](const CLI::App*, const CLI::Error& e) { return usage_error(app, args, e); });
   // The toolchain key too: the section of a bounds file this build's counts belong to.
   app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
   app.require_subcommand(1);

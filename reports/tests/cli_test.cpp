@@ -51,6 +51,44 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_EQ(run(kAllocgate + " diff").code, 2);  // --bounds and the report are required
 }
 
+// The usual slips name the word not understood, the nearest that would have
+// been, and the subcommand's own --help.
+TEST_F(Cli, UsageErrorsNameTheWordAndTheNearestOne) {
+  const std::string report = kFixtures + "/report.json";
+  const std::pair<std::string, std::string> slips[] = {
+      {"dif", "unknown subcommand 'dif' for allocgate; did you mean diff? (see allocgate --help)"},
+      {"histroy show", "unknown subcommand 'histroy' for allocgate; did you mean history? (see allocgate --help)"},
+      {"history shwo",
+       "unknown subcommand 'shwo' for allocgate history; did you mean show? (see allocgate history --help)"},
+      {"diff --bound b.json " + report,
+       "unknown option '--bound' for allocgate diff; did you mean --bounds? (see allocgate diff --help)"},
+      {"run --filer x",
+       "unknown option '--filer' for allocgate run; did you mean --filter? (see allocgate run --help)"},
+      {"compare --markdwon a b",
+       "unknown option '--markdwon' for allocgate compare; did you mean --markdown? (see allocgate compare --help)"},
+      {"diff --zzz " + report, "unknown option '--zzz' for allocgate diff (see allocgate diff --help)"},
+      {"diff " + report, "--bounds is required (see allocgate diff --help)"},
+  };
+  for (const auto& [args, message] : slips) {
+    const Result r = run(kAllocgate + " " + args);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_EQ(r.output, "allocgate: " + message + "\n") << args;
+  }
+}
+
+// The gate's first run, before anything was recorded: the command that records it.
+TEST_F(Cli, ADiffBeforeAnythingWasRecordedSaysHowToRecordIt) {
+  const std::string report = kFixtures + "/report.json", bounds = path("alloc-bounds.json");
+  const Result r = run(kAllocgate + " diff --bounds " + bounds + " " + report);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.output, "allocgate: " + bounds +
+                          ": no such bounds file; record it from this report with: allocgate diff --update --bounds " +
+                          bounds + " " + report + " (then commit it)\n");
+  // The command it names works, and the gate then passes.
+  EXPECT_EQ(run(kAllocgate + " diff --update --bounds " + bounds + " " + report).code, 0);
+  EXPECT_EQ(run(kAllocgate + " diff --bounds " + bounds + " " + report).code, 0);
+}
+
 TEST_F(Cli, TheRecordedBoundsHoldForTheFixture) {
   const Result r = run(kAllocgate + " diff --bounds " + kBounds + " " + kFixtures + "/report.json");
   EXPECT_EQ(r.code, 0) << r.output;

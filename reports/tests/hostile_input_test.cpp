@@ -470,7 +470,9 @@ TEST_F(HostileInput, ArgumentsThatCannotBeMeantAreOneLineAndExit2) {
                     "history --db " + path("h.db") + " show --last 99999999999999999999999"},
                    "--last: Value");
   expect_bad_input({"run --no-timing --shard ''"}, "--shard '' is not I/N");
-  expect_bad_input({"diff --no-such-flag " + report_, "no-such-command"}, "(see allocgate --help)");
+  expect_bad_input({"diff --no-such-flag " + report_},
+                   "unknown option '--no-such-flag' for allocgate diff (see allocgate diff --help)");
+  expect_bad_input({"no-such-command"}, "unknown subcommand 'no-such-command' for allocgate (see allocgate --help)");
   // A shard count read from a file is checked before anything its size is made.
   const std::string huge = write("huge.json", shard_report("1/2147483647", "c1", "a/x/1"));
   const std::string huge2 = write("huge2.json", shard_report("2/2147483647", "c1", "b/x/1"));

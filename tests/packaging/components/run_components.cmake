@@ -3,7 +3,8 @@
 # three ways: no component named and allocgate::gtest linked (loaded, as its
 # dependencies are found); the benchmark component named and allocgate::gtest
 # linked (one line naming the gtest component, not CMake's "ALIAS target is
-# missing"); the gtest component named and linked.
+# missing"); the gtest component named and linked; and the same from a
+# subdirectory that alone finds allocgate.
 # Inputs: BUILD_DIR (allocgate's build), SOURCE_DIR (this folder), WORK_DIR.
 file(REMOVE_RECURSE ${WORK_DIR})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK_DIR}/prefix
@@ -14,7 +15,7 @@ endif()
 
 function(configure name components link expect_rc expect_output)
   execute_process(COMMAND ${CMAKE_COMMAND} -S ${SOURCE_DIR} -B ${WORK_DIR}/${name} -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix
-    "-DCOMPONENTS=${components}" "-DLINK=${link}"
+    "-DCOMPONENTS=${components}" "-DLINK=${link}" ${ARGN}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if((expect_rc EQUAL 0 AND NOT rc EQUAL 0) OR (NOT expect_rc EQUAL 0 AND rc EQUAL 0))
     message(FATAL_ERROR "${name}: exit ${rc}, expected ${expect_rc}:\n${out}")
@@ -30,4 +31,9 @@ endfunction()
 configure(none "" "allocgate::gtest;allocgate::benchmark_main" 0 "Generating done")
 configure(other benchmark allocgate::gtest 1 "consumer links allocgate::gtest, which is in allocgate's gtest")
 configure(named gtest allocgate::gtest 0 "Generating done")
+# Found in a subdirectory only: its targets are seen there, and a link to a
+# component not asked for is still named.
+configure(subdirectory benchmark allocgate::benchmark_main 0 "Generating done" -DSUBDIRECTORY=ON)
+configure(subdirectory_other benchmark allocgate::gtest 1 "latency links allocgate::gtest, which is in allocgate's gtest"
+  -DSUBDIRECTORY=ON)
 message(STATUS "PASS")
