@@ -18,6 +18,7 @@
 #include "filter.h"
 #include "input_error.h"
 #include "json_keys.h"
+#include "name_order.h"
 
 namespace allocgate::reports {
 
@@ -393,6 +394,7 @@ HistoryTable History::table(const std::string& filter, std::size_t last) const {
     std::string name = names.text(0);
     if (pattern.matches(name)) table.cases.push_back(std::move(name));
   }
+  std::stable_sort(table.cases.begin(), table.cases.end(), name_before);  // numbers by value
   Statement figures(db_,
                     "SELECT run_id, allocs_per_op, bytes_per_op, ns_median, ns_min, ns_max FROM figures "
                     "WHERE name = ? AND run_id >= ?",

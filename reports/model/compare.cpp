@@ -12,6 +12,7 @@
 
 #include "escape.h"
 #include "format.h"
+#include "name_order.h"
 #include "site_findings.h"
 #include "text_table.h"
 
@@ -96,7 +97,7 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
   std::stable_sort(rows.begin(), rows.end(), [&](const CompareRow& a, const CompareRow& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     if (magnitude(a) != magnitude(b)) return magnitude(a) > magnitude(b);
-    return a.name < b.name;
+    return name_before(a.name, b.name);
   });
   return rows;
 }

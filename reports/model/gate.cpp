@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "format.h"
 #include "input_error.h"
+#include "name_order.h"
 #include "site_findings.h"
 #include "text_table.h"
 
@@ -208,12 +209,16 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
         {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
   }
 
-  // Sorted by status, names in order within each, then moved once: rows are
+  // Sorted by status, names in order within each (numbers by value:
+  // BM_Copy/512 before BM_Copy/4096), then moved once: rows are
   // large (each holds its case).
   std::vector<std::size_t> order(result.rows.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return result.rows[a].status < result.rows[b].status; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const GateRow &x = result.rows[a], &y = result.rows[b];
+    if (x.status != y.status) return x.status < y.status;
+    return name_before(x.name, y.name);
+  });
   // Row i takes row order[i]: each cycle of the permutation rotated by swaps,
   // in place (a sorted copy would hold every row twice).
   for (std::size_t start = 0; start < order.size(); ++start) {
@@ -288,8 +293,9 @@ std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
   SiteFindings findings;
   for (const GateRow& row : result.rows) {
     if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty()) continue;
-    findings.add(to_string(row.measured->sites[0].where()), row.name,
-                 row.measured->allocs_per_op - row.bound->allocs_per_op);
+    const SiteSummary& top = row.measured->sites[0];
+    findings.add(top.where(), row.name, row.measured->allocs_per_op - row.bound->allocs_per_op, top.temporary_per_op,
+                 top.hint);
   }
   std::vector<SiteFinding> shared = findings.by_site();
   shared.erase(std::remove_if(shared.begin(), shared.end(), [](const SiteFinding& f) { return f.cases.size() < 2; }),
@@ -331,6 +337,7 @@ void print_text(std::ostream& out, const GateResult& result) {
   const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
     out << "REGRESSION " << finding_line(finding, [](const std::string& t) { return files::terminal_text(t); }) << "\n";
+    if (!finding.hint.empty()) out << "      hint: " << files::terminal_text(finding.hint) << "\n";
   }
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
@@ -353,6 +360,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
     out << "- **" << files::markdown_text(finding_line(finding, [](const std::string& t) { return t; })) << "**\n";
+    if (!finding.hint.empty()) out << "  - hint: " << files::markdown_text(finding.hint) << "\n";
   }
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;

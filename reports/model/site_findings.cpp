@@ -12,13 +12,30 @@ constexpr std::size_t kCasesNamed = 5;
 
 }  // namespace
 
-void SiteFindings::add(const std::string& site, const std::string& case_name, double change) {
-  const auto [at, added] = index_.try_emplace(site, findings_.size());
-  if (added) findings_.push_back({site, {}, change, change});
+SiteFinding& SiteFindings::finding_at(const std::string& key, const std::string& site, const std::string& case_name,
+                                      double change) {
+  const auto [at, added] = index_.try_emplace(key, findings_.size());
+  if (added) findings_.push_back({site, {}, change, change, 1, 0, {}});
   SiteFinding& finding = findings_[at->second];
   finding.cases.push_back(case_name);
   finding.low = std::min(finding.low, change);
   finding.high = std::max(finding.high, change);
+  return finding;
+}
+
+void SiteFindings::add(const SiteFrame& where, const std::string& case_name, double change, double temporary,
+                       const std::string& hint) {
+  const std::string key = where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
+  SiteFinding& finding = finding_at(key, to_string(where), case_name, change);
+  std::unordered_set<std::string>& functions = functions_[key];
+  functions.insert(where.function);
+  finding.functions = functions.size();
+  finding.temporary = std::max(finding.temporary, temporary);
+  if (finding.hint.empty()) finding.hint = hint;
+}
+
+void SiteFindings::add(const std::string& site, const std::string& case_name, double change) {
+  finding_at(site, site, case_name, change);
 }
 
 std::vector<SiteFinding> SiteFindings::by_site() const {
@@ -35,7 +52,14 @@ std::vector<SiteFinding> SiteFindings::by_site() const {
 std::string finding_line(const SiteFinding& f, const std::function<std::string(const std::string&)>& escape) {
   std::string line = files::signed_readable(f.low);
   if (f.high != f.low) line += " to " + files::signed_readable(f.high);
-  line += " allocs/op at " + escape(f.site) + " in ";
+  line += " allocs/op";
+  if (f.temporary > 0) line += " (" + files::readable(f.temporary) + " temporary)";
+  line += " at " + escape(f.site);
+  if (f.functions > 1) {
+    line +=
+        " and " + std::to_string(f.functions - 1) + " other instance" + (f.functions > 2 ? "s" : "") + " of its line";
+  }
+  line += " in ";
   if (f.cases.size() > 1) line += std::to_string(f.cases.size()) + " benchmarks: ";
   for (std::size_t i = 0; i < f.cases.size() && i < kCasesNamed; ++i) line += (i > 0 ? ", " : "") + escape(f.cases[i]);
   if (f.cases.size() > kCasesNamed) line += " and " + std::to_string(f.cases.size() - kCasesNamed) + " more";

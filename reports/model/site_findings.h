@@ -8,31 +8,48 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "allocgate/site_frame.h"
 
 namespace allocgate::reports {
 
 /// A site and the cases whose allocs/op it changed, by how much.
 struct SiteFinding {
-  std::string site;                ///< "function (file:line)"
+  std::string site;                ///< "function (file:line)": the first function seen at the line
   std::vector<std::string> cases;  ///< in the order they were added
   double low = 0, high = 0;        ///< the smallest and largest change over the cases
+  std::size_t functions = 1;       ///< the functions at the line: template instances, inlined copies
+  double temporary = 0;            ///< the most temporaries/op any case has at the site
+  std::string hint;                ///< the usual fix, when one is known
 };
 
-/// Collects (site, case, change) and groups them by site.
+/// Collects (site, case, change) and groups them by line of code: the
+/// instances of one template at one line (snappy.cc:1800 as three
+/// InternalUncompressAllTags<...>) are one finding. A site without a file is
+/// grouped by its function.
 class SiteFindings {
  public:
+  void add(const SiteFrame& where, const std::string& case_name, double change, double temporary = 0,
+           const std::string& hint = {});
+  /// A site known by its text only (compare's per-site changes).
   void add(const std::string& site, const std::string& case_name, double change);
   /// Most cases first, then the largest change, then by site.
   std::vector<SiteFinding> by_site() const;
 
  private:
+  SiteFinding& finding_at(const std::string& key, const std::string& site, const std::string& case_name, double change);
+
   std::vector<SiteFinding> findings_;
-  std::unordered_map<std::string, std::size_t> index_;  // site -> its finding: linear in the cases
+  std::unordered_map<std::string, std::size_t> index_;  // line -> its finding: linear in the cases
+  std::unordered_map<std::string, std::unordered_set<std::string>> functions_;  // line -> its functions
 };
 
-/// "+1 allocs/op at SITE in 29 benchmarks: A, B, C, D, E and 24 more" (one
-/// case: "in A"); site and case names through `escape` for where it is printed.
+/// "+1 allocs/op (1 temporary) at SITE in 29 benchmarks: A, B, C, D, E and
+/// 24 more" (one case: "in A"; a line of several functions: "at SITE and 2
+/// other instances of its line"); site and case names through `escape` for
+/// where it is printed. The hint is the printer's to place.
 std::string finding_line(const SiteFinding& finding, const std::function<std::string(const std::string&)>& escape);
 
 }  // namespace allocgate::reports

@@ -312,8 +312,9 @@ TEST(Gate, ASiteThatRegressesManyCasesIsSaidOnce) {
   std::ostringstream text, annotations;
   print_text(text, r);
   print_github_annotations(annotations, r);
+  // Names in order with their numbers by value: /2 before /10.
   EXPECT_EQ(text.str().rfind("REGRESSION +1 allocs/op at lookup (src/x.cpp:1800) in 29 benchmarks: BM_A/0/0, BM_A/0/1, "
-                             "BM_A/0/10, BM_A/0/11, BM_A/0/12 and 24 more\n"
+                             "BM_A/0/2, BM_A/0/3, BM_A/0/4 and 24 more\n"
                              "REGRESSION BM_A/0/0: allocs/op 1 > bound 0 (+1)\n"
                              "REGRESSION BM_A/0/1: allocs/op 1 > bound 0 (+1)\n",
                              0),
@@ -322,7 +323,53 @@ TEST(Gate, ASiteThatRegressesManyCasesIsSaidOnce) {
   EXPECT_EQ(allocgate::reports::test::occurrences(text.str(), "src/x.cpp:1800"), 1u) << text.str();
   EXPECT_EQ(annotations.str(),
             "::error file=src/x.cpp,line=1800,title=allocation regression::+1 allocs/op at lookup (src/x.cpp:1800) in "
-            "29 benchmarks: BM_A/0/0, BM_A/0/1, BM_A/0/10, BM_A/0/11, BM_A/0/12 and 24 more\n");
+            "29 benchmarks: BM_A/0/0, BM_A/0/1, BM_A/0/2, BM_A/0/3, BM_A/0/4 and 24 more\n");
+}
+
+// A ->Range family regressing together at one line, each size in another
+// instance of a template: one finding for the line, with the temporaries
+// and the fix hint its cases carry, in text and in markdown.
+TEST(Gate, OneLineOfTemplateInstancesIsOneFindingWithItsHint) {
+  using namespace allocgate::reports;
+  using allocgate::bounds::bounds_from_json;
+  nlohmann::json benchmarks = nlohmann::json::array(), bounds = nlohmann::json::object();
+  const std::string hint = "a temporary std::string: look up with the string_view itself";
+  for (int i = 0; i < 3; ++i) {
+    const std::string name = "BM_Uncompress/" + std::to_string(8 << (3 * i));
+    benchmarks.push_back({{"name", name},
+                          {"allocs_per_op", 3 + i},
+                          {"sites",
+                           {{{"function", "snappy::InternalUncompressAllTags<Writer" + std::to_string(i) + ">"},
+                             {"file", "snappy.cc"},
+                             {"line", 1800},
+                             {"allocs_per_op", 3 + i},
+                             {"bytes_per_op", 32},
+                             {"temporary_per_op", 1 + i},
+                             {"hint", hint}}}}});
+    bounds[name] = {{"allocs_per_op", 0}};
+  }
+  const Report report =
+      report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "r");
+  const GateResult r = evaluate(
+      report, bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc", "b");
+  std::ostringstream text, markdown;
+  print_text(text, r);
+  print_markdown(markdown, r);
+  EXPECT_EQ(
+      text.str().rfind("REGRESSION +3 to +5 allocs/op (3 temporary) at snappy::InternalUncompressAllTags<Writer0> "
+                       "(snappy.cc:1800) and 2 other instances of its line in 3 benchmarks: BM_Uncompress/8, "
+                       "BM_Uncompress/64, BM_Uncompress/512\n"
+                       "      hint: " +
+                           hint + "\n",
+                       0),
+      0u)
+      << text.str();
+  EXPECT_EQ(allocgate::reports::test::occurrences(text.str(), "snappy.cc:1800"), 1u) << text.str();
+  EXPECT_NE(markdown.str().find("(3 temporary) at snappy::InternalUncompressAllTags\\<Writer0> (snappy.cc:1800) and "
+                                "2 other instances of its line in 3 benchmarks"),
+            std::string::npos)
+      << markdown.str();
+  EXPECT_NE(markdown.str().find("  - hint: " + hint + "\n"), std::string::npos) << markdown.str();
 }
 
 }  // namespace

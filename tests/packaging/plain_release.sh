@@ -11,7 +11,9 @@ source=$1
 work=$2
 rm -rf "$work"
 mkdir -p "$work"
-cmake -S "$source" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS= >"$work/configure.log" 2>&1 ||
+# No tests or benchmarks: cpack builds the whole of "all" before it packages.
+cmake -S "$source" -B "$work/build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS= -DALLOCGATE_BUILD_TESTS=OFF \
+  -DALLOCGATE_BUILD_BENCHMARKS=OFF >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" -j2 --target allocgate_installable >"$work/build.log" 2>&1 ||
   { tail -50 "$work/build.log" >&2; exit 1; }
