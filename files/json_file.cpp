@@ -104,6 +104,13 @@ struct ErrorLocator {
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     throw InputError(source + ": malformed JSON at byte " + std::to_string(nul + 1) + " (a NUL byte)");
   }
+  // Google Benchmark's other outputs: its CSV starts with the column names
+  // (after any context lines), its console output with the date.
+  if (text.find("name,iterations,real_time") != std::string_view::npos) {
+    throw InputError(source +
+                     ": is Google Benchmark's CSV output, not a JSON report; write the JSON with "
+                     "--benchmark_out=FILE --benchmark_out_format=json");
+  }
   ErrorLocator locator;
   nlohmann::json::sax_parse(text, &locator);
   if (locator.byte) throw InputError(source + ": malformed JSON at byte " + std::to_string(*locator.byte));

@@ -397,8 +397,14 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
                              FramePool& frames) {
   // Group the entries by benchmark (run_name: the name without an aggregate's
   // suffix), in the order they first appear.
+  // Two benchmarks registered under one name (spdlog's "%l" twice) are two
+  // families (family_index and per_family_instance_index, Google Benchmark
+  // 1.6 on): kept apart, the second as NAME#2, never joined as repetitions.
   std::vector<std::string> order;
   std::map<std::string, BenchmarkEntries> benchmarks;
+  std::map<std::pair<std::string, std::string>, std::string> name_of_instance;  // (run_name, instance) -> name
+  std::map<std::string, std::size_t> instances_named;                           // run_name -> instances seen
+  std::vector<std::string> renamed;
   std::size_t i = 0;
   for (const element value : entries) {
     object entry;
@@ -408,6 +414,19 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
     const Reader r(source, entry, i);
     std::string name(r.text(k::kRunName));
     if (name.empty()) name = r.name();
+    const auto family = r.count(k::kFamilyIndex), instance = r.count(k::kFamilyInstanceIndex);
+    if (family && instance) {
+      const std::string id = std::to_string(*family) + "/" + std::to_string(*instance);
+      const auto [named, added] = name_of_instance.try_emplace({name, id}, name);
+      if (added) {
+        const std::size_t n = ++instances_named[name];
+        if (n > 1) {
+          named->second = name + "#" + std::to_string(n);
+          renamed.push_back(named->second);
+        }
+      }
+      name = named->second;
+    }
     const auto [it, inserted] = benchmarks.try_emplace(name);
     if (inserted) order.push_back(name);
     BenchmarkEntries& b = it->second;
@@ -452,6 +471,11 @@ Report read_google_benchmark(array entries, const nlohmann::json& context, const
   if (errored > 0) report.source_summary += "; " + std::to_string(errored) + " errored";
   if (report.not_run.size() > static_cast<std::size_t>(errored)) {
     report.source_summary += "; " + std::to_string(report.not_run.size() - errored) + " skipped";
+  }
+  if (!renamed.empty()) {
+    report.source_summary += "; " + std::to_string(renamed.size()) +
+                             " registered under a name taken already, kept apart as " + renamed.front() +
+                             (renamed.size() > 1 ? " and the like" : "");
   }
   return report;
 }

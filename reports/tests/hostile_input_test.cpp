@@ -214,6 +214,18 @@ TEST_F(HostileInput, ABenchmarkWithoutATimeIsExportedWithoutOne) {
   EXPECT_EQ(without.output.find("ns/op"), std::string::npos) << without.output;
 }
 
+// Google Benchmark's CSV given for its JSON: say which flag writes the JSON.
+TEST_F(HostileInput, ACsvReportSaysToWriteJson) {
+  const std::string csv = write("bench.csv",
+                                "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,"
+                                "items_per_second,label,error_occurred,error_message\n"
+                                "\"BM_X\",100,5,5,ns,,,,,\n");
+  expect_bad_input(readers_of(csv),
+                   "bench.csv: is Google Benchmark's CSV output, not a JSON report; write the JSON "
+                   "with --benchmark_out=FILE --benchmark_out_format=json");
+  EXPECT_EQ(tried_, 4);
+}
+
 // The commit comes from the environment into a JSON report: bytes that are
 // not UTF-8 are one line naming the variable, and no report is written.
 TEST_F(HostileInput, ACommitThatIsNotUtf8IsBadInputNotAnInternalError) {

@@ -175,6 +175,29 @@ std::string report_text_whole(const Report& report) {
 
 // Built a case at a time, the text is the whole document's, byte for byte,
 // on random reports: any field present or not, names that need escaping.
+// Two benchmarks registered under one name are two families: kept apart and
+// said so, where the repetitions of one stay one case.
+TEST(ReadReport, TwoBenchmarksUnderOneNameAreKeptApartNotJoinedAsRepetitions) {
+  const auto entry = [](int family, int repetition, int allocs) {
+    return R"({"name": "%l", "run_name": "%l", "run_type": "iteration", "family_index": )" + std::to_string(family) +
+           R"(, "per_family_instance_index": 0, "repetition_index": )" + std::to_string(repetition) +
+           R"(, "iterations": 10, "real_time": 5, "cpu_time": 5, "time_unit": "ns", "allocs/op": )" +
+           std::to_string(allocs) + "}";
+  };
+  const Report r =
+      report_from_json(nlohmann::json::parse(R"({"benchmarks": [)" + entry(0, 0, 1) + "," + entry(0, 1, 1) + "," +
+                                             entry(1, 0, 3) + "," + entry(1, 1, 3) + "]}"),
+                       "b.json");
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.cases[0].name, "%l");
+  EXPECT_EQ(r.cases[0].allocs_per_op, 1);
+  EXPECT_EQ(r.cases[0].ns_repetitions.size(), 2u);  // its two repetitions, one case
+  EXPECT_EQ(r.cases[1].name, "%l#2");
+  EXPECT_EQ(r.cases[1].allocs_per_op, 3);
+  EXPECT_NE(r.source_summary.find("1 registered under a name taken already, kept apart as %l#2"), std::string::npos)
+      << r.source_summary;
+}
+
 TEST(ReportText, IsTheWholeDocumentsDumpByteForByte) {
   std::mt19937 random(20261201);
   const auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
