@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "command.h"
 #include "report.h"
@@ -155,6 +158,62 @@ TEST_F(ZeroCode, ASharedBenchmarkMainBesideAllocgatesIsNamed) {
   const Result r = run(std::string(ZERO_CODE_BENCH_SHARED_MAIN) + " --benchmark_filter=BM_vector_push_back");
   expect_refused(r, "allocgate: two main()s are linked: allocgate::benchmark_main's and Google Benchmark's (");
   EXPECT_NE(r.output.find("libbenchmark_main_shared.so"), std::string::npos) << r.output;
+}
+
+}  // namespace
+
+namespace {
+
+using allocgate::reports::read_report;
+using allocgate::reports::testing::Result;
+using allocgate::reports::testing::run;
+
+class GitContext : public allocgate::reports::testing::ScratchDirTest {
+ protected:
+  // The suite, copied into a git work tree of its own with one commit.
+  void SetUp() override {
+    ScratchDirTest::SetUp();
+    const std::string git = "git -C " + dir_.string() + " -c user.name=t -c user.email=t@example.invalid ";
+    ASSERT_EQ(run(git + "init -q").code, 0);
+    write("tracked.txt", "one\n");
+    ASSERT_EQ(run(git + "add tracked.txt && " + git + "commit -qm one").code, 0);
+    head_ = run("git -C " + dir_.string() + " rev-parse HEAD").output;
+    head_.pop_back();
+    ASSERT_EQ(run("cp " + std::string(ZERO_CODE_BENCH) + " " + path("bench")).code, 0);
+  }
+
+  nlohmann::json context_of_run(const std::string& environment = "") {
+    const std::string json = path("bench.json");
+    const Result r = run(environment + " " + path("bench") +
+                         " --benchmark_filter=BM_vector_push_back --benchmark_min_time=0.002 --benchmark_out=" + json);
+    EXPECT_EQ(r.code, 0) << r.output;
+    std::ifstream in(json);
+    return nlohmann::json::parse(in)["context"];
+  }
+
+  std::string head_;
+};
+
+// The commit the suite measured is in its context, so `history add` files
+// the run under it with no flag; a tree with changes says so.
+TEST_F(GitContext, TheCommitAndAChangedTreeAreInTheContext) {
+  nlohmann::json context = context_of_run("env -u ALLOCGATE_GIT_COMMIT -u GITHUB_SHA");
+  EXPECT_EQ(context.value("git_commit", ""), head_);
+  EXPECT_EQ(context.value("git_dirty", ""), "false");
+  const Result added = run(std::string(ALLOCGATE_BIN) + " history --db " + path("h.db") + " add " + path("bench.json"));
+  EXPECT_EQ(added.code, 0) << added.output;
+
+  write("tracked.txt", "two\n");
+  context = context_of_run("env -u ALLOCGATE_GIT_COMMIT -u GITHUB_SHA");
+  EXPECT_EQ(context.value("git_commit", ""), head_);
+  EXPECT_EQ(context.value("git_dirty", ""), "true");
+
+  // CI names the commit it checked out; what is not a commit's name is not used.
+  context = context_of_run("ALLOCGATE_GIT_COMMIT=v1.2-rc1");
+  EXPECT_EQ(context.value("git_commit", ""), "v1.2-rc1");
+  EXPECT_FALSE(context.contains("git_dirty"));
+  context = context_of_run("ALLOCGATE_GIT_COMMIT='x\"y'");
+  EXPECT_EQ(context.value("git_commit", ""), head_);
 }
 
 }  // namespace

@@ -19,5 +19,11 @@ inline constexpr const char* kLeakedBytesPerOp = "leaked_bytes/op";
 // --- context: what built the binary --------------------------------------------
 inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build
 inline constexpr const char* kHookLive = "allocgate_hook_live";   ///< "true": allocations were counted
+/// The commit measured: ALLOCGATE_GIT_COMMIT or GITHUB_SHA, else git's HEAD
+/// of the work tree holding the binary (or the current directory).
+inline constexpr const char* kGitCommit = "git_commit";
+/// "true" when that work tree had changes to tracked files; absent when the
+/// commit came from the environment.
+inline constexpr const char* kGitDirty = "git_dirty";
 
 }  // namespace allocgate::keys

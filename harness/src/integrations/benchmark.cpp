@@ -16,6 +16,7 @@
 #include "format.h"
 #include "integrations/benchmark_loop.h"
 #include "integrations/benchmark_sites.h"
+#include "integrations/git_context.h"
 
 namespace allocgate::benchmark {
 
@@ -166,6 +167,7 @@ int run_benchmarks_main(int argc, char** argv) {
   // The JSON context then tells allocgate's gate which bounds apply.
   ::benchmark::AddCustomContext(keys::kToolchain, kToolchain);
   ::benchmark::AddCustomContext(keys::kHookLive, "true");
+  detail::add_git_context();  // history add files the run under its commit
   std::unique_ptr<::benchmark::BenchmarkReporter> display(::benchmark::CreateDefaultDisplayReporter());
   if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(display.get())) {
     display = make_exact_console_reporter(ExactCountersConsole::options_of(*console));

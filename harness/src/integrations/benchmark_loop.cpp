@@ -21,6 +21,7 @@
 #include "allocgate/sites.h"
 #include "allocgate/toolchain.h"
 #include "integrations/benchmark_sites.h"
+#include "integrations/git_context.h"
 
 // What --wrap=SYMBOL makes of the calls: a call to SYMBOL in a linked object
 // reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The names
@@ -219,6 +220,7 @@ void initialize(int* argc, char** argv, void (*help)()) {
     }
     ::benchmark::AddCustomContext(allocgate::keys::kToolchain, allocgate::kToolchain);
     ::benchmark::AddCustomContext(allocgate::keys::kHookLive, "true");
+    add_git_context();  // history add files the run under its commit
   }
   real::initialize(argc, argv, help);
 }
