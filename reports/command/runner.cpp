@@ -13,6 +13,7 @@
 #include "filter.h"
 #include "input_error.h"
 #include "json_keys.h"
+#include "progress.h"
 #include "registry/sha256.h"
 #include "registry/workload.h"
 #include "timing.h"
@@ -24,7 +25,6 @@ using allocgate::workloads::all_cases;
 using allocgate::workloads::all_workloads;
 using allocgate::workloads::CaseRef;
 using allocgate::workloads::Workload;
-using Clock = std::chrono::steady_clock;
 
 std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard& shard) {
   const NameFilter pattern(filter);
@@ -45,25 +45,6 @@ std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard&
   return std::vector<const CaseRef*>(cases.begin() + static_cast<std::ptrdiff_t>(begin),
                                      cases.begin() + static_cast<std::ptrdiff_t>(end));
 }
-
-// Prints "[i/n] name" lines, but only once the run has lasted a second: a
-// quick run stays quiet.
-class Progress {
- public:
-  Progress(std::ostream& out, std::size_t total) : out_(out), total_(total), start_(Clock::now()) {}
-  void step(const std::string& what) {
-    ++done_;
-    if (Clock::now() - start_ > std::chrono::seconds(1)) {
-      out_ << "[" << done_ << "/" << total_ << "] " << what << std::endl;
-    }
-  }
-
- private:
-  std::ostream& out_;
-  std::size_t total_;
-  std::size_t done_ = 0;
-  Clock::time_point start_;
-};
 
 // The counting pass: one warm-up operation, then counted_runs operations,
 // then one more for its peak and, with `sites`, its call sites (capture
@@ -113,7 +94,7 @@ const CaseRef& named_case(const std::string& name) {
 
 Report run_cases(const RunOptions& options, std::ostream& progress_out) {
   const std::vector<const CaseRef*> cases = select_cases(options.filter, options.shard);
-  Progress progress(progress_out, options.time ? 2 * cases.size() : cases.size());
+  command::Progress progress(progress_out, cases.size(), options.time ? 2 : 1);
 
   Report report;
   std::map<std::string, std::string> reference_hash;  // "workload/size" -> hash
@@ -142,7 +123,8 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
         WorkloadInfo{std::string(w.name), std::string(w.summary), std::string(w.reference().name), w.default_size});
   }
   if (options.time) {
-    context.machine = time_cases(cases, options, report.cases, [&](const std::string& name) { progress.step(name); });
+    context.machine =
+        time_cases(cases, options, report.cases, [&](const std::string& name) { progress.step(name + " (timed)"); });
     context.repetitions = options.repetitions;
   }
   report.context = to_json(context);

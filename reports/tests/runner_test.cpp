@@ -2,10 +2,12 @@
 // The runner's allocation figures are exact: the same in every run.
 
 #include "runner.h"
+#include "progress.h"
 #include "timing.h"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <set>
 #include <sstream>
@@ -118,6 +120,53 @@ TEST(Runner, CachedUnwinderFindsTheSitesAndStacksBacktraceFinds) {
 TEST(Runner, OutputOfOneCase) {
   EXPECT_EQ(case_output("timestamp/optimized/1"), "2026-11-30T09:51:58Z 2026-11-30T09:51:58.123Z\n");
   EXPECT_THROW(case_output("timestamp/optimized/7"), InputError);
+}
+
+}  // namespace
+
+namespace {
+
+using allocgate::command::Progress;
+
+// A clock the test moves by hand.
+struct FakeClock {
+  Progress::Clock::time_point now{};
+  void advance(double seconds) {
+    now += std::chrono::duration_cast<Progress::Clock::duration>(std::chrono::duration<double>(seconds));
+  }
+};
+
+TEST(Progress, QuietAtFirstThenSaysTheStepsTheTimeInAndLeft) {
+  FakeClock clock;
+  std::ostringstream out;
+  Progress progress(out, 3, 2, [&clock] { return clock.now; });
+  clock.advance(0.5);
+  progress.step("a (counted)");
+  EXPECT_EQ(out.str(), "");  // a quick run stays quiet
+  clock.advance(1.5);        // 2 s in, 2 of 6 steps done
+  progress.step("b (counted)");
+  EXPECT_EQ(out.str(),
+            "allocgate: 3 case(s), each counted then timed: 6 steps\n"
+            "[2/6] b (counted), 2 s in, about 4 s left\n");
+  clock.advance(118);  // 120 s in, 3 of 6
+  progress.step("c (counted)");
+  clock.advance(60);
+  progress.step("a (timed)");
+  clock.advance(1);
+  progress.step("b (timed)");
+  clock.advance(1);
+  progress.step("c (timed)");
+  EXPECT_NE(out.str().find("[3/6] c (counted), 2 min 0 s in, about 2 min 0 s left\n"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("[6/6] c (timed), 3 min 2 s in\n"), std::string::npos) << out.str();
+}
+
+TEST(Progress, ACountedOnlyRunSaysNothingOfPasses) {
+  FakeClock clock;
+  std::ostringstream out;
+  Progress progress(out, 2, 1, [&clock] { return clock.now; });
+  clock.advance(3);
+  progress.step("a (counted)");
+  EXPECT_EQ(out.str(), "allocgate: 2 case(s)\n[1/2] a (counted), 3 s in, about 3 s left\n");
 }
 
 }  // namespace
