@@ -5,7 +5,7 @@
 #                      test under release (g++), libcxx (clang with libc++) and
 #                      asan-ubsan, the threaded tests under tsan, the fuzzers;
 #                      of the consumer projects, the README's quickstart only
-#   ci/test.sh --long  every preset in full: adds the four packaging variants
+#   ci/test.sh --long  every preset in full: adds the packaging tests (four consumer variants, a plain Release packaged)
 #                      (tests/packaging), the clang preset (clang with
 #                      libstdc++) and every test under tsan (tsan-all)
 # ALLOCGATE_TEST_PRESETS="release" narrows the list.
