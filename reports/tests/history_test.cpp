@@ -57,6 +57,21 @@ void sql(const std::string& file, const std::string& text) {
   sqlite3_close(db);
 }
 
+// A database as schema 1 wrote it (no time spread): one run, a/x/1 at 7 allocs/op.
+void write_schema_1(const std::string& file) {
+  sql(file, R"sql(
+    CREATE TABLE runs (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
+                       toolchain TEXT NOT NULL, host TEXT NOT NULL, UNIQUE (commit_id, date, branch, toolchain, host));
+    CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs (id), name TEXT NOT NULL,
+                          allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
+                          PRIMARY KEY (run_id, name)) WITHOUT ROWID;
+    INSERT INTO runs VALUES (1, 'c0', '2026-11-01', '', 'tc', 'h');
+    INSERT INTO figures VALUES (1, 'a/x/1', 7, 224, 100);
+    PRAGMA application_id = 1634166833;
+    PRAGMA user_version = 1;
+  )sql");
+}
+
 std::string error_of(const std::string& file) {
   try {
     History h(file);
@@ -114,18 +129,7 @@ TEST_F(HistoryTest, ShowMarksTheRunWhereEachExactFigureLastChanged) {
 
 TEST_F(HistoryTest, AnOlderSchemaIsMigratedKeepingItsRuns) {
   const std::string file = path("old.db");
-  // A database as schema 1 wrote it: no time spread.
-  sql(file, R"sql(
-    CREATE TABLE runs (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
-                       toolchain TEXT NOT NULL, host TEXT NOT NULL, UNIQUE (commit_id, date, branch, toolchain, host));
-    CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs (id), name TEXT NOT NULL,
-                          allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
-                          PRIMARY KEY (run_id, name)) WITHOUT ROWID;
-    INSERT INTO runs VALUES (1, 'c0', '2026-11-01', '', 'tc', 'h');
-    INSERT INTO figures VALUES (1, 'a/x/1', 7, 224, 100);
-    PRAGMA application_id = 1634166833;
-    PRAGMA user_version = 1;
-  )sql");
+  write_schema_1(file);
   History db(file);
   EXPECT_EQ(db.schema_version(), 2);
   const Report r = report_of({{"a/x/1", 3}});
@@ -351,17 +355,7 @@ TEST_F(HistoryFiles, AReaderOfAReadOnlyDatabaseSeesTheCommitsInItsWal) {
 // the file keeps its schema.
 TEST_F(HistoryFiles, AReaderReadsAnOlderSchemaWithoutMigratingIt) {
   const std::string file = path("old.db");
-  sql(file, R"sql(
-    CREATE TABLE runs (id INTEGER PRIMARY KEY, commit_id TEXT NOT NULL, date TEXT NOT NULL, branch TEXT NOT NULL,
-                       toolchain TEXT NOT NULL, host TEXT NOT NULL, UNIQUE (commit_id, date, branch, toolchain, host));
-    CREATE TABLE figures (run_id INTEGER NOT NULL REFERENCES runs (id), name TEXT NOT NULL,
-                          allocs_per_op REAL NOT NULL, bytes_per_op REAL, ns_median REAL,
-                          PRIMARY KEY (run_id, name)) WITHOUT ROWID;
-    INSERT INTO runs VALUES (1, 'c0', '2026-11-01', '', 'tc', 'h');
-    INSERT INTO figures VALUES (1, 'a/x/1', 7, 224, 100);
-    PRAGMA application_id = 1634166833;
-    PRAGMA user_version = 1;
-  )sql");
+  write_schema_1(file);
   const auto before = files_in(dir_);
   {
     const History reader(file, History::Access::read);
