@@ -110,15 +110,53 @@ TEST_F(ZeroCode, EveryBenchmarkReportsExactFiguresAndBoundsHoldAtAnotherIteratio
 }
 
 // BENCHMARK_MAIN() of its own, linked with allocgate::benchmark: the same
-// figures, and the context that names the toolchain for the gate.
+// figures, the context that names the toolchain for the gate, and the sites.
 TEST_F(ZeroCode, ASuiteWithItsOwnMainIsCountedAndNamesItsToolchain) {
   const Report report = read_report(run_suite(ZERO_CODE_BENCH_OWN_MAIN, "own.json"));
   expect_exact_figures(report);
   EXPECT_FALSE(report.toolchain().empty());
-  // --allocgate_sites needs allocgate's main: said, not rejected as unknown.
-  expect_refused(run(std::string(ZERO_CODE_BENCH_OWN_MAIN) + " --allocgate_sites"),
-                 "allocgate: --allocgate_sites is a flag of allocgate::benchmark_main's main(), and this program has "
-                 "its own");
+  const Report with_sites = read_report(
+      run_suite(ZERO_CODE_BENCH_OWN_MAIN, "sites.json", "--allocgate_sites --benchmark_filter=BM_vector_push_back"));
+  ASSERT_EQ(with_sites.cases.size(), 1u);
+  ASSERT_FALSE(with_sites.cases[0].sites.empty());
+  EXPECT_EQ(with_sites.cases[0].sites[0].allocs_per_op, 1);
+  const Result malformed = run(std::string(ZERO_CODE_BENCH_OWN_MAIN) + " --allocgate_sites=yes");
+  EXPECT_EQ(malformed.code, 1) << malformed.output;  // as allocgate's main and Google Benchmark's refuse a flag
+  EXPECT_NE(malformed.output.find("allocgate: --allocgate_sites takes true or false, not 'yes'"), std::string::npos)
+      << malformed.output;
+}
+
+// A main that takes an argument of its own and gives Google Benchmark no
+// flags: the environment turns the sites on, as BENCHMARK_OUT names the file.
+TEST_F(ZeroCode, AMainThatTakesNoFlagsGetsSitesFromTheEnvironment) {
+  const std::string json = path("env.json");
+  const std::string environment =
+      "ALLOCGATE_SITES=1 BENCHMARK_FILTER=BM_vector_push_back BENCHMARK_MIN_TIME=0.002 BENCHMARK_OUT=" + json + " ";
+  const Result r = run(environment + ZERO_CODE_BENCH_OWN_ARGS + " full");
+  ASSERT_EQ(r.code, 0) << r.output;
+  // The console's counters are columns of exact figures, as allocgate's main
+  // prints them, not Google Benchmark's "allocs/op=1".
+  EXPECT_NE(r.output.find("   allocs/op"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("allocs/op="), std::string::npos) << r.output;
+  const Report report = read_report(json);
+  ASSERT_EQ(report.cases.size(), 1u);
+  ASSERT_FALSE(report.cases[0].sites.empty());
+  EXPECT_EQ(report.cases[0].sites[0].allocs_per_op, 1);
+
+  // The overload with a spec string is counted, and says its sites are not written.
+  const Result spec = run(environment + ZERO_CODE_BENCH_OWN_ARGS + " spec");
+  ASSERT_EQ(spec.code, 0) << spec.output;
+  EXPECT_NE(spec.output.find("allocgate: --allocgate_sites: some benchmarks' sites were not written: this main runs "
+                             "them through benchmark::RunSpecifiedBenchmarks(spec)"),
+            std::string::npos)
+      << spec.output;
+  EXPECT_EQ(read_report(json).cases.at(0).allocs_per_op, 1);
+
+  const Result malformed = run("ALLOCGATE_SITES=yes " + std::string(ZERO_CODE_BENCH_OWN_ARGS) + " full");
+  EXPECT_EQ(malformed.code, 1) << malformed.output;
+  EXPECT_NE(malformed.output.find("allocgate: ALLOCGATE_SITES takes 1 or 0 (true or false), not 'yes'"),
+            std::string::npos)
+      << malformed.output;
 }
 
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's

@@ -24,7 +24,10 @@
 /// regression) or, without one, on the console. Paths are relative to the
 /// source tree each frame's code was built from (CaptureSites::profile), or
 /// to --allocgate_source_root=DIR. Capture unwinds every allocation: the
-/// times of such a run are not the code's.
+/// times of such a run are not the code's. A program with a main() of its own
+/// linked with allocgate::benchmark gets the same through the link (its calls
+/// to benchmark::Initialize and RunSpecifiedBenchmarks are wrapped), and the
+/// environment's ALLOCGATE_SITES=1 for a main that passes no flags on.
 #pragma once
 
 #include <benchmark/benchmark.h>

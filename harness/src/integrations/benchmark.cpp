@@ -110,7 +110,11 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
 // than read as "allocates nothing".
 class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
  public:
-  explicit MissingCountersCheck(::benchmark::BenchmarkReporter& inner) : inner_(inner) {}
+  explicit MissingCountersCheck(::benchmark::BenchmarkReporter& inner) : inner_(inner) {
+    // Google Benchmark writes its own messages to the display's streams.
+    SetOutputStream(&inner.GetOutputStream());
+    SetErrorStream(&inner.GetErrorStream());
+  }
 
   bool ReportContext(const Context& context) override { return inner_.ReportContext(context); }
 
@@ -153,6 +157,34 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
   return std::make_unique<ExactCountersConsole>(options);
 }
 
+namespace detail {
+
+CountedRun run_counted(::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file) {
+  std::unique_ptr<::benchmark::BenchmarkReporter> made;
+  if (display == nullptr) {
+    made.reset(::benchmark::CreateDefaultDisplayReporter());
+    if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(made.get())) {
+      made = make_exact_console_reporter(ExactCountersConsole::options_of(*console));
+    }
+    display = made.get();
+  }
+  MissingCountersCheck checked(*display);
+  CountedRun result;
+  result.benchmarks = run_real(&checked, file);  // the JSON file is whole when it returns
+  result.counters_missing = checked.any_missing();
+  if (sites_options().enabled) {
+    try {
+      write_sites(display->GetOutputStream());
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: --allocgate_sites: " << e.what() << '\n';
+      result.sites_failed = true;
+    }
+  }
+  return result;
+}
+
+}  // namespace detail
+
 int run_benchmarks_main(int argc, char** argv) {
   detail::set_allocgate_main();  // the wrapped Initialize leaves flags and context to this main
   if (!detail::take_sites_flags(argc, argv, std::cerr)) return 1;
@@ -168,22 +200,10 @@ int run_benchmarks_main(int argc, char** argv) {
   ::benchmark::AddCustomContext(keys::kToolchain, kToolchain);
   ::benchmark::AddCustomContext(keys::kHookLive, "true");
   detail::add_git_context();  // history add files the run under its commit
-  std::unique_ptr<::benchmark::BenchmarkReporter> display(::benchmark::CreateDefaultDisplayReporter());
-  if (const auto* console = dynamic_cast<const ::benchmark::ConsoleReporter*>(display.get())) {
-    display = make_exact_console_reporter(ExactCountersConsole::options_of(*console));
-  }
-  MissingCountersCheck checked(*display);
-  ::benchmark::RunSpecifiedBenchmarks(&checked);
+  const detail::CountedRun run = detail::run_counted(nullptr, nullptr);
   ::benchmark::Shutdown();
-  if (detail::sites_options().enabled) {
-    try {
-      detail::write_sites(std::cout);
-    } catch (const std::exception& e) {
-      std::cerr << "allocgate: --allocgate_sites: " << e.what() << '\n';
-      return 1;
-    }
-  }
-  return checked.any_missing() ? 2 : 0;  // the figures of the others are written all the same
+  if (run.sites_failed) return 1;
+  return run.counters_missing ? 2 : 0;  // the figures of the others are written all the same
 }
 
 }  // namespace allocgate::benchmark

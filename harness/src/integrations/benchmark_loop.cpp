@@ -7,44 +7,21 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <iostream>
 #include <new>
-#include <string>
-#include <string_view>
 #include <utility>
 
 #include "allocgate/benchmark.h"
 #include "allocgate/guards.h"
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
-#include "allocgate/toolchain.h"
 #include "integrations/benchmark_sites.h"
-#include "integrations/git_context.h"
-
-// What --wrap=SYMBOL makes of the calls: a call to SYMBOL in a linked object
-// reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The names
-// are the Itanium ABI's for the functions in benchmark_loop.h; a Google
-// Benchmark whose functions are named otherwise fails to link (undefined
-// __real_...), never runs uncounted. ALLOCGATE_WRAPPED(name, parameters,
-// symbol) declares real::name, Google Benchmark's function (a member function
-// is called as a function whose first argument is `this`), and wrapped::name,
-// the one the program's calls reach instead.
-#define ALLOCGATE_WRAPPED(name, parameters, symbol) \
-  namespace allocgate::benchmark::detail::real {    \
-  void name parameters __asm__("__real_" symbol);   \
-  }                                                 \
-  namespace allocgate::benchmark::detail::wrapped { \
-  void name parameters __asm__("__wrap_" symbol);   \
-  }
+#include "integrations/wrapped.h"
 
 using ::benchmark::State;
-ALLOCGATE_WRAPPED(start, (State * state), "_ZN9benchmark5State16StartKeepRunningEv")
-ALLOCGATE_WRAPPED(finish, (State * state), "_ZN9benchmark5State17FinishKeepRunningEv")
-ALLOCGATE_WRAPPED(pause, (State * state), "_ZN9benchmark5State11PauseTimingEv")
-ALLOCGATE_WRAPPED(resume, (State * state), "_ZN9benchmark5State12ResumeTimingEv")
-ALLOCGATE_WRAPPED(initialize, (int* argc, char** argv, void (*help)()), "_ZN9benchmark10InitializeEPiPPcPFvvE")
+ALLOCGATE_WRAPPED(void, start, (State * state), "_ZN9benchmark5State16StartKeepRunningEv")
+ALLOCGATE_WRAPPED(void, finish, (State * state), "_ZN9benchmark5State17FinishKeepRunningEv")
+ALLOCGATE_WRAPPED(void, pause, (State * state), "_ZN9benchmark5State11PauseTimingEv")
+ALLOCGATE_WRAPPED(void, resume, (State * state), "_ZN9benchmark5State12ResumeTimingEv")
 
 namespace {
 
@@ -102,7 +79,6 @@ struct Loop {
 
 thread_local Loop loop;
 thread_local const State* explicitly_counted = nullptr;
-std::atomic<bool> allocgate_main{false};
 
 // A loop left without FinishKeepRunning (a range-for left with break after
 // SkipWithError) is closed when the thread's next loop begins: its figures
@@ -118,18 +94,11 @@ void close(Loop& l) noexcept {
   l.state = nullptr;
 }
 
-[[noreturn]] void refuse(std::string_view message) {
-  std::cerr << "allocgate: " << message << '\n';
-  std::exit(2);
-}
-
 }  // namespace
 
 namespace allocgate::benchmark::detail {
 
 void set_explicitly_counted(const State* state) noexcept { explicitly_counted = state; }
-
-void set_allocgate_main() noexcept { allocgate_main.store(true, std::memory_order_relaxed); }
 
 void set_counters(State& state, const AllocationStats& stats) {
   PauseCounting pause;  // the counters map allocates its nodes
@@ -197,32 +166,6 @@ void resume(State* state) {
     l.paused.reset();
     l.stretch.emplace();
   }
-}
-
-// A program with a main() of its own (BENCHMARK_MAIN()) gets the context that
-// tells `allocgate diff` its toolchain; allocgate::benchmark_main's main()
-// does all of this itself.
-void initialize(int* argc, char** argv, void (*help)()) {
-  if (!allocgate_main.load(std::memory_order_relaxed)) {
-    for (int i = 1; argc != nullptr && i < *argc; ++i) {
-      const std::string_view arg = argv[i];
-      if (arg.rfind("--allocgate_", 0) == 0) {
-        refuse(std::string(arg.substr(0, arg.find('='))) +
-               " is a flag of allocgate::benchmark_main's main(), and this program has its own (BENCHMARK_MAIN()?): "
-               "link allocgate::benchmark_main instead, or call allocgate::benchmark::run_benchmarks_main(argc, argv) "
-               "from your main()");
-      }
-    }
-    try {
-      allocgate::require_hook();
-    } catch (const allocgate::HookNotLinked& e) {
-      refuse(e.what());
-    }
-    ::benchmark::AddCustomContext(allocgate::keys::kToolchain, allocgate::kToolchain);
-    ::benchmark::AddCustomContext(allocgate::keys::kHookLive, "true");
-    add_git_context();  // history add files the run under its commit
-  }
-  real::initialize(argc, argv, help);
 }
 
 }  // namespace allocgate::benchmark::detail::wrapped

@@ -2,8 +2,8 @@
 // Counting every benchmark's timed loop with no code in the benchmark.
 //
 // The link of a program that uses allocgate::benchmark wraps Google
-// Benchmark's loop entry points with ld's --wrap (see kWrappedSymbols and
-// harness/CMakeLists.txt):
+// Benchmark's loop entry points with ld's --wrap (wrapped.h; the list is
+// ALLOCGATE_BENCHMARK_WRAPPED in harness/CMakeLists.txt):
 //
 //   State::StartKeepRunning()   the loop begins: `for (auto _ : state)` calls it
 //                               from State::end(), `while (state.KeepRunning())`
@@ -12,6 +12,8 @@
 //   State::PauseTiming()        the benchmark stops the clock inside the loop
 //   State::ResumeTiming()       and starts it again
 //   benchmark::Initialize()     the program's main() starts Google Benchmark
+//   RunSpecifiedBenchmarks()    and runs the benchmarks (three of its overloads;
+//                               see benchmark_own_main.cpp)
 //
 // A user's object file calls these (the loop functions are inline in
 // benchmark.h), so its calls reach allocgate first, whether Google Benchmark
@@ -22,13 +24,15 @@
 // stops, so the runner's work is never in it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "allocgate/stats.h"
 
 namespace benchmark {
+class BenchmarkReporter;
 class State;
-}
+}  // namespace benchmark
 
 namespace allocgate::benchmark::detail {
 
@@ -40,7 +44,22 @@ void set_explicitly_counted(const ::benchmark::State* state) noexcept;
 void set_counters(::benchmark::State& state, const AllocationStats& stats);
 
 /// allocgate::benchmark_main's main() is the one running: the wrapped
-/// Initialize leaves its flags and context to it.
+/// Initialize leaves its flags and context to it (benchmark_own_main.cpp).
 void set_allocgate_main() noexcept;
+
+/// Runs the benchmarks as RunSpecifiedBenchmarks(display, file) does, the
+/// display (Google Benchmark's default when null, with allocgate's counters
+/// exact) wrapped so that each benchmark's captured sites are attributed to
+/// it and a benchmark left uncounted is named on stderr; then writes the
+/// sites (--allocgate_sites). Every main runs its benchmarks through it.
+struct CountedRun {
+  std::size_t benchmarks = 0;     ///< what RunSpecifiedBenchmarks returned
+  bool counters_missing = false;  ///< some benchmark ran without counters
+  bool sites_failed = false;      ///< the sites could not be written (said on stderr)
+};
+CountedRun run_counted(::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file);
+
+/// Google Benchmark's own RunSpecifiedBenchmarks(display, file), past the wrap.
+std::size_t run_real(::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file);
 
 }  // namespace allocgate::benchmark::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "integrations/benchmark_sites.h"
 
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <ostream>
@@ -10,6 +11,7 @@
 
 #include "allocgate/guards.h"
 #include "capture/site_summary.h"
+#include "escape.h"
 #include "json_file.h"
 
 namespace allocgate::benchmark::detail {
@@ -52,14 +54,28 @@ SitesOptions& sites_options() {
 
 bool take_sites_flags(int& argc, char** argv, std::ostream& err) {
   SitesOptions& options = sites_options();
-  std::string format = "json";
+  // The environment first, as Google Benchmark reads BENCHMARK_OUT; a flag
+  // overrides it. A main that takes no flags of its own is given sites so.
+  const char* const environment = std::getenv("ALLOCGATE_SITES");
+  if (environment != nullptr && *environment != '\0') {
+    const std::string_view value = environment;
+    if (value != "1" && value != "0" && value != "true" && value != "false") {
+      err << "allocgate: ALLOCGATE_SITES takes 1 or 0 (true or false), not '" << files::terminal_text(value) << "'\n";
+      return false;
+    }
+    options.enabled = value == "1" || value == "true";
+  }
+  if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
+  if (const char* out = std::getenv("BENCHMARK_OUT")) options.json_file = out;
+  const char* const out_format = std::getenv("BENCHMARK_OUT_FORMAT");
+  std::string format = out_format != nullptr && *out_format != '\0' ? out_format : "json";
   int kept = 1;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (const char* v = flag_value(arg, "--allocgate_sites")) {
       const std::string_view value = v;
       if (value != "" && value != "true" && value != "false") {
-        err << "allocgate: --allocgate_sites takes true or false, not '" << value << "'\n";
+        err << "allocgate: --allocgate_sites takes true or false, not '" << files::terminal_text(value) << "'\n";
         return false;
       }
       options.enabled = value != "false";
@@ -99,6 +115,12 @@ void attribute_captures(const std::string& run_name) {
   named.profile.merge(r.pending.profile);
   named.iterations += r.pending.iterations;
   r.pending = Captured{};
+}
+
+bool unattributed_captures() {
+  Registry& r = registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  return r.pending.iterations != 0;
 }
 
 void write_sites(std::ostream& console) {

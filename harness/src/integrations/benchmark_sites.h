@@ -23,7 +23,10 @@ SitesOptions& sites_options();
 
 /// Takes --allocgate_sites[=true|false] and --allocgate_source_root=DIR out of
 /// argv (Google Benchmark refuses flags it does not know) and notes the JSON
-/// output file. Returns false, with a message on err, for a malformed flag.
+/// output file (--benchmark_out, or Google Benchmark's BENCHMARK_OUT). The
+/// environment's ALLOCGATE_SITES=1 and ALLOCGATE_SOURCE_ROOT=DIR say the same
+/// for a main that takes no flags; a flag overrides them. Returns false, with
+/// a message on err, for a malformed flag or value.
 bool take_sites_flags(int& argc, char** argv, std::ostream& err);
 
 /// A finished capture: one thread's run of one benchmark, `iterations` long.
@@ -33,6 +36,10 @@ void add_capture(const CaptureSites& capture, std::int64_t iterations);
 /// (all its trial runs, repetitions and threads: the figures per iteration
 /// are the same in each for deterministic code, and are averaged).
 void attribute_captures(const std::string& run_name);
+
+/// Some captures were never attributed to a benchmark: they came from runs no
+/// wrapped reporter saw.
+bool unattributed_captures();
 
 /// Adds each benchmark's sites and stacks per iteration to the JSON file's
 /// iteration entries (written to a temporary file, then renamed), or prints
