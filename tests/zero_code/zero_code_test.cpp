@@ -5,11 +5,13 @@
 // count that hold at another, and an error naming the cause for each way the
 // link can go wrong.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -157,6 +159,31 @@ TEST_F(ZeroCode, AMainThatTakesNoFlagsGetsSitesFromTheEnvironment) {
   EXPECT_NE(malformed.output.find("allocgate: ALLOCGATE_SITES takes 1 or 0 (true or false), not 'yes'"),
             std::string::npos)
       << malformed.output;
+}
+
+// With repetitions, the _cv row gives each counter's spread in percent, as
+// the time columns do, and "-" where the figure is 0 in every repetition
+// (0/0), never "-nan".
+TEST_F(ZeroCode, RepetitionsPrintTheCountersSpreadInPercent) {
+  const Result r = run(std::string(ZERO_CODE_BENCH) +
+                       " --benchmark_filter='^(BM_StringCopy|BM_vector_push_back)$' --benchmark_repetitions=3"
+                       " --benchmark_min_time=0.002");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.find("nan"), std::string::npos) << r.output;
+  std::map<std::string, std::string> cv_rows;  // the row's name -> its counter columns
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string name = line.substr(0, line.find(' '));
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, "_cv") == 0) {
+      // The counters follow the iteration count, which the cv row gives as 3.
+      cv_rows[name] = line.substr(line.rfind(" 3 ") + 3);
+    }
+  }
+  ASSERT_EQ(cv_rows.size(), 2u) << r.output;
+  // "hello" allocates nothing: no spread of nothing.
+  EXPECT_THAT(cv_rows["BM_StringCopy_cv"], testing::MatchesRegex(" *- +- +- +-")) << r.output;
+  // One allocation of 4 bytes in every repetition, none leaked.
+  EXPECT_THAT(cv_rows["BM_vector_push_back_cv"], testing::MatchesRegex(" *0.00 % +0.00 % +0.00 % +-")) << r.output;
 }
 
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's

@@ -4,7 +4,8 @@
 #include "allocgate/benchmark.h"
 
 #include <array>
-#include <charconv>
+#include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -79,7 +80,7 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
     if (run.counters.count(kAllocsPerOp)) {
       for (const char* name : kOurCounters) {
         const auto it = run.counters.find(name);
-        ours += pad(it != run.counters.end() ? files::exact(it->second.value) : "-");
+        ours += pad(it != run.counters.end() ? figure(run, it->second.value) : "-");
       }
     }
     line.insert(line.rfind('\n'), ours);
@@ -87,6 +88,19 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
   }
 
  private:
+  // A counter's value in a row: exact; the _cv aggregate's in percent, as the
+  // time columns print it; "-" for the _cv of a figure that is 0 in every
+  // repetition (0/0: there is no spread to give as a share of nothing).
+  static std::string figure(const Run& run, double value) {
+    if (!std::isfinite(value)) return "-";
+    if (run.run_type == Run::RT_Aggregate && run.aggregate_unit == ::benchmark::kPercentage) {
+      std::array<char, 32> text{};
+      std::snprintf(text.data(), text.size(), "%.2f %%", value * 100);
+      return text.data();
+    }
+    return files::exact(value);
+  }
+
   static std::string pad(const std::string& text) {
     return std::string(text.size() < 12 ? 12 - text.size() : 1, ' ') + text;
   }
