@@ -82,6 +82,17 @@ std::string compact_nanoseconds(double ns) {
 
 std::string ratio(double r) { return fixed_or_scientific(r, 2) + "x"; }
 
+std::string percent(double share) {
+  const double points = share * 100;
+  return fixed_or_scientific(points, std::fabs(points) >= 1 ? 0 : 1) + "%";
+}
+
+std::string signed_percent(double change) {
+  std::string text = fixed_or_scientific(change * 100, 1) + "%";
+  if (text.front() != '-') text.insert(text.begin(), '+');
+  return text;
+}
+
 std::string nanoseconds(double ns) {
   // Below 100 ns one decimal tells something; above, whole nanoseconds do.
   return ns < 100 ? fixed_or_scientific(ns, 1) : fixed_or_scientific(std::round(ns), 0);

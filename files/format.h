@@ -32,6 +32,12 @@ std::string compact_nanoseconds(double ns);
 /// A ratio with two decimals and an x: "0.50x", "12.31x".
 std::string ratio(double r);
 
+/// A share in percent, whole from 1% on ("5%"), one decimal below ("0.4%").
+std::string percent(double share);
+
+/// A change in percent, with a sign and one decimal: "+19.6%", "-50.0%".
+std::string signed_percent(double change);
+
 /// A time in nanoseconds: one decimal below 100 ("66.2"), whole above ("1564991").
 std::string nanoseconds(double ns);
 

@@ -105,8 +105,26 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
 namespace {
 
 struct Cells {
-  std::string allocs, bytes, time, note;
+  std::string allocs, bytes, base_time, head_time, change, note;
 };
+
+// "1 -> 14 (+13)": both sides, and the delta when they differ.
+std::string both_sides(double base, double head) {
+  std::string text = files::readable(base) + " -> " + files::readable(head);
+  if (base != head) text += " (" + files::signed_readable(head - base) + ")";
+  return text;
+}
+
+// A side's median time and, as benchstat gives it, its spread: how far the
+// farthest repetition lies from the median, as a share of it ("102 ns ± 2%").
+std::string time_with_spread(const CaseResult& c) {
+  std::string text = files::compact_nanoseconds(*c.ns_median);
+  if (c.ns_min && c.ns_max && *c.ns_median > 0) {
+    const double farthest = std::max(*c.ns_median - *c.ns_min, *c.ns_max - *c.ns_median);
+    text += " \u00b1 " + files::percent(farthest / *c.ns_median);
+  }
+  return text;
+}
 
 // A p-value with two significant digits: "0.008", "0.40", "1".
 std::string p_text(double p) {
@@ -121,19 +139,17 @@ Cells cells_of(const CompareRow& r) {
     c.note = r.base ? "only in base" : "only in head";
     return c;
   }
-  c.allocs = files::readable(r.base->allocs_per_op) + " -> " + files::readable(r.head->allocs_per_op);
-  if (r.allocs_changed())
-    c.allocs += " (" + files::signed_readable(r.head->allocs_per_op - r.base->allocs_per_op) + ")";
-  if (r.base->bytes_per_op && r.head->bytes_per_op) {
-    c.bytes = files::signed_readable(*r.head->bytes_per_op - *r.base->bytes_per_op);
-  }
+  c.allocs = both_sides(r.base->allocs_per_op, r.head->allocs_per_op);
+  if (r.base->bytes_per_op && r.head->bytes_per_op) c.bytes = both_sides(*r.base->bytes_per_op, *r.head->bytes_per_op);
+  if (r.base->ns_median) c.base_time = time_with_spread(*r.base);
+  if (r.head->ns_median) c.head_time = time_with_spread(*r.head);
   if (r.time_ratio) {
     // benchstat's way: "~" where the change is not significant.
-    c.time = (r.time_p && !r.time_changed() ? "~ " : "") + files::ratio(*r.time_ratio);
-    if (r.ratio_low) c.time += " [" + files::ratio(*r.ratio_low) + ", " + files::ratio(*r.ratio_high) + "]";
+    c.change = (r.time_p || r.ratio_low) && !r.time_changed() ? "~ " : "";
+    c.change += files::signed_percent(*r.time_ratio - 1);
     if (r.time_p) {
-      c.time += " p=" + p_text(*r.time_p) + " n=" + std::to_string(r.base->ns_repetitions.size()) + "+" +
-                std::to_string(r.head->ns_repetitions.size());
+      c.change += " p=" + p_text(*r.time_p) + " n=" + std::to_string(r.base->ns_repetitions.size()) + "+" +
+                  std::to_string(r.head->ns_repetitions.size());
     }
   }
   c.note = r.allocs_changed()  ? "allocations changed"
@@ -187,13 +203,16 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
   using Align = TextTable::Align;
   TextTable table({{"case", Align::left},
                    {"allocs/op", Align::right},
-                   {markdown ? "bytes/op delta" : "bytes/op", Align::right},
-                   {"time head/base [spread]", Align::right},
+                   {"bytes/op", Align::right},
+                   {"time base", Align::right},
+                   {"time head", Align::right},
+                   {"time vs base", Align::right},
                    {"", Align::left}});
   for (const CompareRow& r : rows) {
     Cells c = cells_of(r);
     table.add_row({markdown ? files::markdown_code(r.name) : files::terminal_text(r.name), std::move(c.allocs),
-                   std::move(c.bytes), std::move(c.time), std::move(c.note)});
+                   std::move(c.bytes), std::move(c.base_time), std::move(c.head_time), std::move(c.change),
+                   std::move(c.note)});
   }
   table.print(out, markdown);
   const TimeSummary times = summarize_times(rows);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // `allocgate compare BASE HEAD`: for a developer judging a change, per case
-// the exact allocs/op and bytes/op deltas and the time ratio with its spread,
-// the cases that changed first (like benchstat, but counts need no statistics).
+// both sides' exact allocs/op and bytes/op with their deltas, both sides'
+// times with their spread and the change in percent with its p, the cases
+// that changed first (like benchstat, but counts need no statistics).
 #pragma once
 
 #include <iosfwd>

@@ -46,12 +46,21 @@ TEST(Compare, ChangedCasesComeFirstWithExactDeltasAndTheTimeSpread) {
   std::ostringstream text;
   print_comparison(text, rows, false);
   EXPECT_NE(text.str().find("1000 -> 16 (-984)"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("-8488"), std::string::npos);
-  EXPECT_NE(text.str().find("0.50x [0.47x, 0.54x]"), std::string::npos);
+  EXPECT_NE(text.str().find("9000 -> 512 (-8488)"), std::string::npos) << text.str();
+  // Both sides' times with their spread, and the change: the ranges do not overlap.
+  EXPECT_NE(text.str().find("   200 ns \u00b1 5%   100 ns \u00b1 2%        -50.0%  allocations changed"),
+            std::string::npos)
+      << text.str();
+  // 101 against 100, within both spreads: noise may explain it.
+  EXPECT_NE(text.str().find("   100 ns \u00b1 5%   101 ns \u00b1 5%       ~ +1.0%\n"), std::string::npos) << text.str();
   EXPECT_NE(text.str().find("only in base"), std::string::npos);
   std::ostringstream markdown;
   print_comparison(markdown, rows, true);
-  EXPECT_NE(markdown.str().find("| `a/more/1` | 2 -> 3 (+1) | +32 |"), std::string::npos) << markdown.str();
+  EXPECT_NE(markdown.str().find("| `a/more/1` | 2 -> 3 (+1) | 64 -> 96 (+32) | 50.0 ns \u00b1 2% | 50.0 ns \u00b1 2% | "
+                                "~ +0.0% | allocations changed |"),
+            std::string::npos)
+      << markdown.str();
+  EXPECT_NE(markdown.str().find("| `a/same/1` | 5 -> 5 | 100 -> 100 |"), std::string::npos) << markdown.str();
 }
 
 TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
@@ -137,8 +146,11 @@ TEST(Compare, TimeChangesAreTestedOverTheRepetitions) {
   EXPECT_FALSE(noise->time_changed());
   std::ostringstream text;
   print_comparison(text, rows, false);
-  EXPECT_NE(text.str().find("1.20x [1.15x, 1.24x] p=0.0079 n=5+5  slower"), std::string::npos) << text.str();
-  EXPECT_NE(text.str().find("~ 1.04x"), std::string::npos) << text.str();
+  // 122 against 102, each spread over 2 around its median.
+  EXPECT_NE(text.str().find("   102 ns \u00b1 2%   122 ns \u00b1 2%  +19.6% p=0.0079 n=5+5  slower"), std::string::npos)
+      << text.str();
+  EXPECT_NE(text.str().find("  120 ns \u00b1 17%  125 ns \u00b1 16%   ~ +4.2% p=0.69 n=5+5"), std::string::npos)
+      << text.str();
   // (122/102 * 125/120 * 1) ^ (1/3)
   EXPECT_NE(text.str().find("time: geomean head/base 1.08x over 3 case(s); 1 changed (Mann-Whitney U, p < 0.05)"),
             std::string::npos)
