@@ -161,43 +161,59 @@ Cells cells_of(const CompareRow& r) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row) {
-  std::map<std::string, double> delta;
+std::vector<SiteChange> site_changes(const CompareRow& row) {
+  std::vector<SiteChange> lines;
+  std::unordered_map<std::string, std::size_t> index;  // the line's key -> its change
+  const auto add = [&](const SiteSummary& site, double sign) {
+    const SiteFrame& where = site.where();
+    const std::string key = where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
+    const auto [at, added] = index.try_emplace(key, lines.size());
+    if (added) lines.push_back(SiteChange{where, {}, 0, 0, {}});
+    SiteChange& line = lines[at->second];
+    line.change += sign * site.allocs_per_op;
+    if (std::find(line.functions.begin(), line.functions.end(), where.function) == line.functions.end()) {
+      line.functions.push_back(where.function);
+    }
+    if (sign > 0) {
+      line.temporary += site.temporary_per_op;
+      if (line.hint.empty()) line.hint = site.hint;
+    }
+  };
   if (row.head) {
-    for (const SiteSummary& s : row.head->sites) delta[to_string(s.where())] += s.allocs_per_op;
+    for (const SiteSummary& s : row.head->sites) add(s, +1);
   }
   if (row.base) {
-    for (const SiteSummary& s : row.base->sites) delta[to_string(s.where())] -= s.allocs_per_op;
+    for (const SiteSummary& s : row.base->sites) add(s, -1);
   }
-  std::vector<std::pair<std::string, double>> changes;
-  for (const auto& [where, d] : delta) {
-    if (d != 0) changes.emplace_back(where, d);
+  std::vector<SiteChange> changes;
+  for (SiteChange& line : lines) {
+    if (line.change != 0) changes.push_back(std::move(line));
   }
   std::stable_sort(changes.begin(), changes.end(),
-                   [](const auto& a, const auto& b) { return std::fabs(a.second) > std::fabs(b.second); });
+                   [](const SiteChange& a, const SiteChange& b) { return std::fabs(a.change) > std::fabs(b.change); });
   return changes;
 }
 
 void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
-  // The sites first, each once with the cases whose allocations it changed.
+  // The sites first, each line of code once with the cases whose
+  // allocations it changed, its temporaries and its fix, as the gate says them.
   SiteFindings findings;
-  std::map<std::string, double> temporary;  // the most temporaries/op a changed site has in head
   for (const CompareRow& r : rows) {
     if (!r.allocs_changed()) continue;
-    for (const auto& [site, change] : site_changes(r)) findings.add(site, r.name, change);
-    for (const SiteSummary& s : r.head->sites) {
-      double& most = temporary[to_string(s.where())];
-      most = std::max(most, s.temporary_per_op);
+    for (const SiteChange& line : site_changes(r)) {
+      findings.add(line.where, r.name, line.change, line.temporary, line.hint, line.functions);
     }
   }
   const auto escape = [markdown](const std::string& t) { return markdown ? t : files::terminal_text(t); };
   const std::vector<SiteFinding> by_site = findings.by_site();
   for (const SiteFinding& finding : by_site) {
-    std::string line = finding_line(finding, escape);
-    if (const auto it = temporary.find(finding.site); it != temporary.end() && it->second > 0) {
-      line += " (" + files::readable(it->second) + " temporary/op in head)";
-    }
+    const std::string line = finding_line(finding, escape);
     out << (markdown ? "- " + files::markdown_text(line) : line) << "\n";
+    if (!finding.hint.empty()) {
+      out << (markdown ? "  - hint: " + files::markdown_text(finding.hint)
+                       : "  hint: " + files::terminal_text(finding.hint))
+          << "\n";
+    }
   }
   if (!by_site.empty()) out << "\n";
   using Align = TextTable::Align;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "allocgate/site_frame.h"
 #include "mann_whitney.h"
 #include "report.h"
 
@@ -60,8 +61,17 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
 
 TimeSummary summarize_times(const std::vector<CompareRow>& rows);
 
-/// Per site ("function (file:line)"), head's allocs/op minus base's; nonzero
-/// changes only, largest first.
-std::vector<std::pair<std::string, double>> site_changes(const CompareRow& row);
+/// One line of code's change in allocs/op between a case's two sides.
+struct SiteChange {
+  SiteFrame where;                     ///< the line's first site in head (else in base)
+  std::vector<std::string> functions;  ///< every function seen at the line: template instances, inlined copies
+  double change = 0;                   ///< head's allocs/op at the line minus base's
+  double temporary = 0;                ///< head's temporaries/op at the line
+  std::string hint;                    ///< head's fix hint at the line, when one is known
+};
+
+/// Per line of code (file:line; a site without a file by its function), as
+/// the gate groups them: nonzero changes only, largest first.
+std::vector<SiteChange> site_changes(const CompareRow& row);
 
 }  // namespace allocgate::reports

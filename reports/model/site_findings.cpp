@@ -24,18 +24,15 @@ SiteFinding& SiteFindings::finding_at(const std::string& key, const std::string&
 }
 
 void SiteFindings::add(const SiteFrame& where, const std::string& case_name, double change, double temporary,
-                       const std::string& hint) {
+                       const std::string& hint, const std::vector<std::string>& functions) {
   const std::string key = where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
   SiteFinding& finding = finding_at(key, to_string(where), case_name, change);
-  std::unordered_set<std::string>& functions = functions_[key];
-  functions.insert(where.function);
-  finding.functions = functions.size();
+  std::unordered_set<std::string>& seen = functions_[key];
+  seen.insert(where.function);
+  seen.insert(functions.begin(), functions.end());
+  finding.functions = seen.size();
   finding.temporary = std::max(finding.temporary, temporary);
   if (finding.hint.empty()) finding.hint = hint;
-}
-
-void SiteFindings::add(const std::string& site, const std::string& case_name, double change) {
-  finding_at(site, site, case_name, change);
 }
 
 std::vector<SiteFinding> SiteFindings::by_site() const {

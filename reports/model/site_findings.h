@@ -31,10 +31,10 @@ struct SiteFinding {
 /// grouped by its function.
 class SiteFindings {
  public:
+  /// `functions`: every function at where's line in this case, when known
+  /// (compare's per-line changes); else where.function alone.
   void add(const SiteFrame& where, const std::string& case_name, double change, double temporary = 0,
-           const std::string& hint = {});
-  /// A site known by its text only (compare's per-site changes).
-  void add(const std::string& site, const std::string& case_name, double change);
+           const std::string& hint = {}, const std::vector<std::string>& functions = {});
   /// Most cases first, then the largest change, then by site.
   std::vector<SiteFinding> by_site() const;
 

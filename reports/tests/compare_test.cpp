@@ -76,13 +76,44 @@ TEST(Compare, NamesTheSitesWhoseAllocationsChanged) {
   ASSERT_EQ(rows.size(), 1u);
   const auto changes = site_changes(rows[0]);
   ASSERT_EQ(changes.size(), 1u);
-  EXPECT_EQ(changes[0].first, "render (x.cpp:42)");
-  EXPECT_EQ(changes[0].second, 10);
+  EXPECT_EQ(to_string(changes[0].where), "render (x.cpp:42)");
+  EXPECT_EQ(changes[0].change, 10);
   std::ostringstream text;
   print_comparison(text, rows, false);
-  EXPECT_EQ(text.str().rfind("+10 allocs/op at render (x.cpp:42) in x/optimized/10 (4 temporary/op in head)\n\n", 0),
+  EXPECT_EQ(text.str().rfind("+10 allocs/op (4 temporary) at render (x.cpp:42) in x/optimized/10\n\n", 0), 0u)
+      << text.str();
+}
+
+// Template instances of one line are one finding, as the gate says them, and
+// the line keeps its fix hint.
+TEST(Compare, InstancesOfOneLineAreOneFindingWithItsHint) {
+  json base = json::array(), head = json::array();
+  for (const std::string name : {"BM_Decode/1", "BM_Decode/2"}) {
+    base.push_back(entry(name, 0, 0, 100, 99, 101));
+    json h = entry(name, 3, 96, 100, 99, 101);
+    h["sites"] = json::array();
+    for (const std::string instance : {"Decode<A>", "Decode<B>", "Decode<C>"}) {
+      h["sites"].push_back({{"function", "lib::" + instance},
+                            {"file", "lib.cc"},
+                            {"line", 1800},
+                            {"allocs_per_op", 1},
+                            {"bytes_per_op", 32},
+                            {"hint", "reserve the buffer once"}});
+    }
+    head.push_back(h);
+  }
+  const auto rows = compare_reports(report_of(base), report_of(head));
+  ASSERT_EQ(site_changes(rows[0]).size(), 1u);
+  EXPECT_EQ(site_changes(rows[0])[0].change, 3);
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_EQ(text.str().rfind("+3 allocs/op at lib::Decode<A> (lib.cc:1800) and 2 other instances of its line in 2 "
+                             "benchmarks: BM_Decode/1, BM_Decode/2\n"
+                             "  hint: reserve the buffer once\n\n",
+                             0),
             0u)
       << text.str();
+  EXPECT_EQ(allocgate::reports::test::occurrences(text.str(), "lib.cc:1800"), 1u) << text.str();
 }
 
 // One finding per line of code: a site that changed 7 cases is one line,
