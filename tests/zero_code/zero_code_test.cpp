@@ -186,6 +186,21 @@ TEST_F(ZeroCode, RepetitionsPrintTheCountersSpreadInPercent) {
   EXPECT_THAT(cv_rows["BM_vector_push_back_cv"], testing::MatchesRegex(" *0.00 % +0.00 % +0.00 % +-")) << r.output;
 }
 
+// A ->Threads(2) benchmark's threads run one call path: its stacks are one
+// stack of 1 allocs/op from the benchmark function in, not one per thread at
+// 0.5 each (their runner frames differ: the main thread's, a new thread's).
+TEST_F(ZeroCode, AThreadedBenchmarksCallPathIsOneStack) {
+  const std::string json = run_suite(ZERO_CODE_BENCH, "threads.json", "--allocgate_sites --benchmark_filter=BM_Multi");
+  std::ifstream in(json);
+  const nlohmann::json entry = nlohmann::json::parse(in)["benchmarks"].at(0);
+  ASSERT_EQ(entry["name"], "BM_MultiThreaded/threads:2");
+  const nlohmann::json& stacks = entry["stacks"];
+  ASSERT_EQ(stacks.size(), 1u) << stacks.dump(1);
+  EXPECT_EQ(stacks[0]["allocs_per_op"], 1) << stacks.dump(1);
+  // Outermost first: the benchmark's own function, never the runner's or main.
+  EXPECT_EQ(stacks[0]["frames"].at(0), "BM_MultiThreaded") << stacks.dump(1);
+}
+
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's
 // main runs, its flags work, its context is written.
 TEST_F(ZeroCode, AllocgatesMainWinsOverGoogleBenchmarksLinkedBeforeIt) {

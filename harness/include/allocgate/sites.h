@@ -104,7 +104,9 @@ class CaptureSites {
   void stop() noexcept;
 
   /// Symbolizes what was captured (DWARF line tables through libdw) and
-  /// removes the harness's own frames. Paths under source_root are made
+  /// removes the harness's own frames, and the outer frames each stack
+  /// shares with the capture's callers: a stack begins at the function that
+  /// constructed the capture. Paths under source_root are made
   /// relative to it; the others relative to the source tree their code was
   /// built from (the git work tree holding the compile directory, else the
   /// source directory of the CMake build tree holding it, else the tree

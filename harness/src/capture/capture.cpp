@@ -9,6 +9,7 @@
 
 #include "allocgate/guards.h"
 #include "allocgate/sites.h"
+#include "capture/unwind.h"
 #include "counting/thread_state.h"
 
 namespace allocgate {
@@ -40,6 +41,7 @@ CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {
   // do that here, not inside the hook.
   void* warm[2];
   backtrace(warm, 2);
+  table_->caller_depth = detail::backtrace_stack(table_->callers, detail::kMaxUnwindFrames);
   // Every stack captured from here on passes through this one's callers:
   // walked once now, joined by each captured stack instead of walked again.
   if (!table_->use_backtrace) detail::anchor_stack(table_->rules, table_->anchor);

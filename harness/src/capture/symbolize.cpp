@@ -528,6 +528,20 @@ void sort_by_count(SiteProfile& profile) {
   });
 }
 
+// How many of the stack's outermost frames are the capture's callers: the
+// same return addresses, compared from the outermost in. The frame of the
+// function that began the capture differs (it called the capture from one
+// place and the code under study from another), so it and everything it
+// called stay. A stack cut short by the unwinder's limit shares none.
+std::uint32_t shared_callers(const detail::CapturedStack& stack, const detail::StackTable& table) {
+  std::uint32_t shared = 0;
+  while (shared + 1 < stack.depth && static_cast<int>(shared) < table.caller_depth &&
+         stack.frames[stack.depth - 1 - shared] == table.callers[table.caller_depth - 1 - static_cast<int>(shared)]) {
+    ++shared;
+  }
+  return shared;
+}
+
 }  // namespace
 
 SiteProfile CaptureSites::profile(std::string_view source_root) const {
@@ -544,8 +558,9 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
     const detail::CapturedStack& captured = table_->slots[i];
     if (captured.hash == 0) continue;
     std::vector<SiteFrame> innermost_first;
-    std::vector<bool> in_executable;                      // beside innermost_first
-    for (std::uint32_t f = 1; f < captured.depth; ++f) {  // frame 0 is record_stack itself
+    std::vector<bool> in_executable;  // beside innermost_first
+    const std::uint32_t depth = captured.depth - shared_callers(captured, *table_);
+    for (std::uint32_t f = 1; f < depth; ++f) {  // frame 0 is record_stack itself
       for (const ResolvedFrame& frame : symbolizer.frames_at(captured.frames[f])) {
         innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
         in_executable.push_back(frame.in_executable);

@@ -54,10 +54,16 @@ struct CapturedStack {
 
 struct StackTable {
   CapturedStack* slots = nullptr;
-  std::size_t capacity = 0;    // a power of two
-  std::uint64_t dropped = 0;   // allocations whose stack found no free slot
-  FrameRuleCache rules;        // for unwind_stack
-  StackAnchor anchor;          // where the capture began, for unwind_stack to join
+  std::size_t capacity = 0;   // a power of two
+  std::uint64_t dropped = 0;  // allocations whose stack found no free slot
+  FrameRuleCache rules;       // for unwind_stack
+  StackAnchor anchor;         // where the capture began, for unwind_stack to join
+  // The capture's callers when it began, innermost first: every stack
+  // captured in its scope ends with them (the runner's frames, main, libc's
+  // start), and profile() leaves them out, so a call path is one stack
+  // whichever thread ran it.
+  void* callers[kMaxUnwindFrames] = {};
+  int caller_depth = 0;
   bool use_backtrace = false;  // the plain unwinder, glibc's backtrace()
   // The thread's last captured allocation, until its next one: freed before
   // then, it is a temporary (heaptrack's definition) of last_slot's stack.
