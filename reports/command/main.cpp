@@ -34,6 +34,14 @@ int run_command(int argc, char** argv) {
   app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands = add_subcommands(app);
+  // --help says which subcommands are about allocgate's own workloads and
+  // which read any report (a user's benchmark JSON among them).
+  for (const Subcommand& sub : subcommands) {
+    const std::string& name = sub.app->get_name();
+    const bool workloads = name == "list" || name == "run" || name == "loop" || name == "output";
+    sub.app->group(workloads ? "The built-in workloads (the case studies' jobs)"
+                             : "Any report (allocgate run's, or Google Benchmark's JSON with allocgate's counters)");
+  }
 
   try {
     app.parse(argc, argv);

@@ -12,9 +12,11 @@ page=$2
 pages=("${@:2}")
 status=0
 
-# "  run    Run the cases..." under "Subcommands:" in a --help.
+# "  run    Run the cases..." under a heading of subcommands in a --help
+# ("Subcommands:", or a group's: any heading but the options' and positionals').
 subcommands_of() {
-  "$allocgate" "$@" --help | awk '/^Subcommands:/ {on = 1; next} on && /^  [a-z]/ {print $1}'
+  "$allocgate" "$@" --help |
+    awk '/^[A-Z].*:$/ {on = ($0 !~ /^(Options|Positionals):$/); next} on && /^  [a-z]/ {print $1}'
 }
 # The long options of a --help, less --help itself.
 options_of() {

@@ -201,6 +201,36 @@ TEST_F(ZeroCode, AThreadedBenchmarksCallPathIsOneStack) {
   EXPECT_EQ(stacks[0]["frames"].at(0), "BM_MultiThreaded") << stacks.dump(1);
 }
 
+// `allocgate profile` reads a user's benchmark JSON: each site of a case with
+// its share of the case's figures.
+TEST_F(ZeroCode, ProfileReadsTheSitesOfAUsersBenchmarkJson) {
+  const std::string json = run_suite(ZERO_CODE_BENCH, "sites.json",
+                                     "--allocgate_sites --benchmark_filter='BM_vector_push_back|BM_SetInsert'");
+  const Result r = run(allocgate_ + " profile " + json + " BM_SetInsert_With_Timer_Control/512/64");
+  ASSERT_EQ(r.code, 0) << r.output;
+  // 64 inserts, one node each, all in the benchmark's own line.
+  EXPECT_THAT(r.output, testing::HasSubstr("BM_SetInsert_With_Timer_Control/512/64 (" + json + "): 64 allocs/op, "))
+      << r.output;
+  EXPECT_THAT(r.output, testing::ContainsRegex("by count \\(each site's share of the case's allocs/op and B/op\\):\n"
+                                               "  64 allocs/op \\(100%\\), [0-9.]+ temporary, [0-9]+ B/op \\(100%\\): "
+                                               "BM_SetInsert_With_Timer_Control \\(tests/zero_code/"
+                                               "docs_style_bench.cpp:[0-9]+\\)\n"))
+      << r.output;
+  const Result unknown = run(allocgate_ + " profile " + json + " BM_vector_pushback");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_THAT(unknown.output,
+              testing::HasSubstr("no case named 'BM_vector_pushback'; did you mean BM_vector_push_back?"));
+  const Result without_sites =
+      run(allocgate_ + " profile " +
+          run_suite(ZERO_CODE_BENCH, "plain.json", "--benchmark_filter=BM_vector_push_back") + " BM_vector_push_back");
+  EXPECT_EQ(without_sites.code, 2);
+  EXPECT_THAT(without_sites.output, testing::HasSubstr("BM_vector_push_back has no sites: run the benchmark with "
+                                                       "--allocgate_sites"));
+  const Result file_alone = run(allocgate_ + " profile " + json);
+  EXPECT_EQ(file_alone.code, 2);
+  EXPECT_THAT(file_alone.output, testing::HasSubstr("is a file: name the case in it too"));
+}
+
 // benchmark::benchmark_main linked ahead of allocgate::benchmark_main: allocgate's
 // main runs, its flags work, its context is written.
 TEST_F(ZeroCode, AllocgatesMainWinsOverGoogleBenchmarksLinkedBeforeIt) {
