@@ -80,6 +80,23 @@ struct Widget {
   escape(&found);
 }
 
+// m.find("...") on a map keyed by std::string: a std::string made from the
+// const char* for each lookup.
+[[gnu::noinline]] void literal_key(const std::map<std::string, int>& m) {
+  int found = 0;
+  for (int i = 0; i < 10; ++i) found += static_cast<int>(m.find("a key longer than fifteen characters") != m.end());
+  escape(&found);
+}
+
+// A temporary string of repeated characters: no key (libstdc++ tells it from
+// one made of a const char*; libc++'s two constructors look alike).
+[[gnu::noinline]] void temporary_fill() {
+  for (int i = 0; i < 3; ++i) {
+    std::string filled(40, 'x');
+    escape(filled.data());
+  }
+}
+
 // A temporary copy of a std::string: not a lookup key for all one can tell.
 [[gnu::noinline]] void temporary_copy(const std::string& text) {
   for (int i = 0; i < 3; ++i) {
@@ -114,7 +131,9 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   regex_per_call();
   fill_a_map();
   temporary_key(lookup_table);
+  literal_key(lookup_table);
   temporary_copy("a text longer than the small-string buffer");
+  temporary_fill();
   plain_new();
   capture.stop();
   const allocgate::SiteProfile profile = capture.profile();
@@ -128,6 +147,7 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
       {"regex_per_call", "std::regex compiled here"},
       {"fill_a_map", "node-based container"},
       {"temporary_key", "heterogeneous lookup"},
+      {"literal_key", "std::less<>"},
   };
   for (const auto& [function, hint] : expected) {
     const allocgate::Site* site = site_of(profile, function);
@@ -136,7 +156,12 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
       EXPECT_NE(site->hint.find(hint), std::string::npos) << function << ": '" << site->hint << "'";
     }
   }
-  for (const char* function : {"plain_new", "temporary_copy"}) {
+#ifdef _LIBCPP_VERSION
+  const std::vector<const char*> unhinted{"plain_new", "temporary_copy"};
+#else
+  const std::vector<const char*> unhinted{"plain_new", "temporary_copy", "temporary_fill"};
+#endif
+  for (const char* function : unhinted) {
     const allocgate::Site* site = site_of(profile, function);
     ASSERT_NE(site, nullptr) << function << "\n" << profile.top(30);
     EXPECT_EQ(site->hint, "") << function;

@@ -32,6 +32,13 @@ bool shared_count_from_pointer(const std::vector<SiteFrame>& frames) {
   return false;
 }
 
+bool has_all(const std::vector<SiteFrame>& frames, std::initializer_list<std::string_view> texts) {
+  for (const std::string_view text : texts) {
+    if (!has(frames, text)) return false;
+  }
+  return true;
+}
+
 bool has_any(const std::vector<SiteFrame>& frames, std::initializer_list<std::string_view> texts) {
   for (const std::string_view text : texts) {
     if (has(frames, text)) return true;
@@ -87,6 +94,21 @@ std::string fix_hint(const std::vector<SiteFrame>& under, bool temporary) {
       has_any(under, {"::basic_string<std::basic_string_view<", "::basic_string<std::__1::basic_string_view<"})) {
     return "a temporary std::string: if it is a key to look up a map or set of strings, look up with the "
            "string_view itself (heterogeneous lookup: std::less<>, or a transparent hash and equal_to)";
+  }
+  // The same made from a const char*: m.find("key") on a std::map<std::string,
+  // V> makes a std::string of the literal for each lookup. libstdc++'s
+  // constructor from a const char* is a template on the allocator and fills
+  // the string through _M_construct<char const*>; libc++'s is a template on
+  // nullptr_t (as its constructor from a count and a character is: a
+  // temporary made that way is rare, and the hint says "if").
+  if (temporary && (has_all(under, {"::basic_string<std::allocator<char> >", "::_M_construct<char const*>"}) ||
+                    has_any(under, {"std::__1::basic_string<char, std::__1::char_traits<char>, "
+                                    "std::__1::allocator<char> >::basic_string<decltype(nullptr)>",
+                                    "std::__1::basic_string<char, std::__1::char_traits<char>, "
+                                    "std::__1::allocator<char> >::basic_string<std::nullptr_t>"}))) {
+    return "a temporary std::string made from a const char*: if it is a key to look up a map or set of strings "
+           "(m.find(\"key\")), give the container a transparent comparator (std::map<std::string, V, std::less<>>, "
+           "or a transparent hash and equal_to) and it looks up with the const char* itself";
   }
   return {};
 }
