@@ -31,6 +31,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(meson)                # a Meson project using allocgate through pkg-config
   packages+=(python3-yaml)         # reads the CI examples
   packages+=(lintian)              # checks the Debian packages
+  packages+=(man-db)               # reads the man pages as man shows them
 fi
 
 missing=()

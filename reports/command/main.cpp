@@ -15,6 +15,7 @@
 
 #include "allocgate/toolchain.h"
 #include "escape.h"
+#include "help_text.h"
 #include "input_error.h"
 #include "subcommand.h"
 #include "usage.h"
@@ -25,7 +26,8 @@ using namespace allocgate::command;
 namespace files = allocgate::files;
 
 int run_command(int argc, char** argv) {
-  CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain"};
+  // Named, so that --help says "allocgate diff", wherever the binary was run from.
+  CLI::App app{"allocgate: heap allocations as a number you can test, gate in CI and explain", "allocgate"};
   // A usage error in one line, as every other error, naming the word not
   // understood and the subcommand's own --help.
   const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
@@ -33,7 +35,9 @@ int run_command(int argc, char** argv) {
   // The toolchain key too: the section of a bounds file this build's counts belong to.
   app.set_version_flag("--version", std::string("allocgate ") + ALLOCGATE_VERSION + " (" + allocgate::kToolchain + ")");
   app.require_subcommand(1);
+  app.formatter(help_formatter());  // before the subcommands: each takes its parent's
   const std::vector<Subcommand> subcommands = add_subcommands(app);
+  add_help_text(app);
   // --help says which subcommands are about allocgate's own workloads and
   // which read any report (a user's benchmark JSON among them).
   for (const Subcommand& sub : subcommands) {

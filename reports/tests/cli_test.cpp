@@ -51,6 +51,35 @@ TEST_F(Cli, VersionAndHelp) {
   EXPECT_EQ(run(kAllocgate + " diff").code, 2);  // --bounds and the report are required
 }
 
+// Every --help (and so every man page, made from it) gives examples, the
+// exit status and related pages, says which subcommands are about the
+// built-in workloads, and shows no parser notation: values are named, their
+// defaults said in words.
+TEST_F(Cli, EveryHelpHasExamplesExitStatusAndSeeAlsoAndNoParserNotation) {
+  const std::string top = run(kAllocgate + " --help").output;
+  EXPECT_NE(top.find("\nThe built-in workloads (the case studies' jobs):\n  list "), std::string::npos) << top;
+  EXPECT_NE(top.find("\nAny report (allocgate run's, or Google Benchmark's JSON"), std::string::npos) << top;
+  for (const char* sub : {"", "list", "run", "merge", "history", "history add", "history show", "history chart",
+                          "profile", "loop", "output", "diff", "compare", "table", "export"}) {
+    const Result help = run(kAllocgate + " " + sub + " --help");
+    EXPECT_EQ(help.code, 0) << sub;
+    const std::string usage = std::string("Usage: allocgate ") + sub;
+    EXPECT_NE(help.output.find(usage), std::string::npos) << sub << "\n" << help.output;
+    EXPECT_NE(help.output.find("\nExamples:\n  allocgate " + std::string(sub)), std::string::npos) << sub << "\n"
+                                                                                                   << help.output;
+    EXPECT_NE(help.output.find("\nExit status:\n  0  success\n"), std::string::npos) << sub;
+    EXPECT_NE(help.output.find("  2  bad input or usage"), std::string::npos) << sub;
+    EXPECT_EQ(help.output.find("  1  a regression") != std::string::npos, std::string(sub) == "diff") << sub;
+    EXPECT_NE(help.output.find("\nSee also:\n  allocgate-"), std::string::npos) << sub;
+    for (const char* notation : {"Needs:", "Excludes:", " in [", "INT:", "UINT", "FLOAT:", "TEXT:{", "=10", "=200"}) {
+      EXPECT_EQ(help.output.find(notation), std::string::npos) << sub << ": " << notation << "\n" << help.output;
+    }
+  }
+  const std::string loop = run(kAllocgate + " loop --help").output;
+  EXPECT_NE(loop.find("  --runs N                    Operations after one warm-up (default 1000)\n"), std::string::npos)
+      << loop;
+}
+
 // The usual slips name the word not understood, the nearest that would have
 // been, and the subcommand's own --help.
 TEST_F(Cli, UsageErrorsNameTheWordAndTheNearestOne) {

@@ -16,7 +16,8 @@ status=0
 # ("Subcommands:", or a group's: any heading but the options' and positionals').
 subcommands_of() {
   "$allocgate" "$@" --help |
-    awk '/^[A-Z].*:$/ {on = ($0 !~ /^(Options|Positionals):$/); next} on && /^  [a-z]/ {print $1}'
+    awk '/^[A-Z].*:$/ {on = ($0 !~ /^(Options|Positionals|Examples|Exit status|See also):$/); next}
+         on && /^  [a-z]/ {print $1}'
 }
 # The long options of a --help, less --help itself.
 options_of() {
