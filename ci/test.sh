@@ -24,7 +24,7 @@ else
 fi
 read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-$default}"
 for preset in "${presets[@]}"; do
-  echo "== $preset" >&2
+  echo "== $preset (${SECONDS}s in)" >&2
   configure=$preset
   [ "$preset" = tsan-all ] && configure=tsan
   cmake --preset "$configure" >/dev/null
@@ -35,3 +35,4 @@ for preset in "${presets[@]}"; do
     ctest --preset "$preset" -LE packaging  # the consumer projects: minutes each
   fi
 done
+echo "== tests done in ${SECONDS}s" >&2
