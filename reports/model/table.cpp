@@ -36,13 +36,20 @@ struct WorkloadView {
 std::vector<WorkloadView> arrange(const Report& report) {
   std::vector<WorkloadView> views;
   std::map<std::string, std::size_t> index;
+  // Seen per view, so that arranging is linear in the cases however many
+  // variants and sizes they have.
+  std::vector<std::pair<std::set<std::string>, std::set<std::uint64_t>>> seen;
   for (const CaseResult& c : report.cases) {
     if (c.workload.empty()) continue;
     const auto [it, inserted] = index.try_emplace(c.workload, views.size());
-    if (inserted) views.push_back(WorkloadView{c.workload, {}, {}, {}, 0, {}});
+    if (inserted) {
+      views.push_back(WorkloadView{c.workload, {}, {}, {}, 0, {}});
+      seen.emplace_back();
+    }
     WorkloadView& v = views[it->second];
-    if (std::find(v.variants.begin(), v.variants.end(), c.variant) == v.variants.end()) v.variants.push_back(c.variant);
-    if (std::find(v.sizes.begin(), v.sizes.end(), c.size) == v.sizes.end()) v.sizes.push_back(c.size);
+    auto& [variants, sizes] = seen[it->second];
+    if (variants.insert(c.variant).second) v.variants.push_back(c.variant);
+    if (sizes.insert(c.size).second) v.sizes.push_back(c.size);
     v.cases[{c.variant, c.size}] = &c;
   }
   // The reader checked these fields' types (report.cpp, check_context).
@@ -115,6 +122,21 @@ void print_markdown_tables(std::ostream& out, const Report& report) {
     }
     variants.print_markdown(out);
     out << "\nallocs/op by input size:\n\n";
+    // A variant per row and a size per column, when most cells hold a case;
+    // else a row per case, so the table stays as long as the cases are many
+    // (2,000 variants each at a size of its own would be 4,000,000 cells).
+    if (v.variants.size() * v.sizes.size() > 2 * v.cases.size()) {
+      TextTable by_case({{"variant", Align::left}, {"size", Align::right}, {"allocs/op", Align::right}});
+      for (const std::string& variant : v.variants) {
+        for (auto it = v.cases.lower_bound({variant, 0}); it != v.cases.end() && it->first.first == variant; ++it) {
+          by_case.add_row({files::markdown_text(variant), std::to_string(it->first.second),
+                           files::readable(it->second->allocs_per_op)});
+        }
+      }
+      by_case.print_markdown(out);
+      out << "\n";
+      continue;
+    }
     std::vector<TextTable::Column> columns{{"variant", Align::left}};
     for (const auto size : v.sizes) columns.push_back({std::to_string(size), Align::right});
     TextTable by_size(std::move(columns));

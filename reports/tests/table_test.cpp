@@ -28,6 +28,39 @@ TEST(Table, MarkdownHasTheCaseStudyTableAndTheScaling) {
   EXPECT_NE(md.find("| v4 | 0 | 0 |"), std::string::npos);
 }
 
+// 2,000 variants, each at a size of its own: a row per case, not a table of
+// 2,000 x 2,000 cells that are nearly all "-". The output grows with the
+// cases, and still gives each one's figure.
+TEST(Table, ASparseScalingTableIsARowPerCase) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  constexpr int kCases = 2000;
+  for (int i = 0; i < kCases; ++i) {
+    // Appended: "v" + std::to_string(i) makes g++ 12 warn falsely (-Wrestrict).
+    std::string variant = "v";
+    variant += std::to_string(i);
+    std::string name = "w/";
+    name.append(variant).append("/").append(std::to_string(i + 1));
+    benchmarks.push_back({{"name", name},
+                          {"workload", "w"},
+                          {"variant", variant},
+                          {"size", i + 1},
+                          {"allocs_per_op", i},
+                          {"bytes_per_op", 8 * i}});
+  }
+  const Report r = report_from_json(
+      nlohmann::json{{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "sparse.json");
+  std::ostringstream out;
+  print_markdown_tables(out, r);
+  const std::string md = out.str();
+  EXPECT_NE(md.find("| variant | size | allocs/op |"), std::string::npos) << md.substr(0, 2000);
+  EXPECT_NE(md.find("| v1234 | 1235 | 1234 |"), std::string::npos);
+  EXPECT_LT(md.size(), 60u * kCases) << "the table grew faster than the cases";
+  // A dense workload keeps its matrix (the fixture's: every variant at every size).
+  std::ostringstream dense;
+  print_markdown_tables(dense, read_report(kFixtures + "/report.json"));
+  EXPECT_NE(dense.str().find("| variant | 200 | 2000 |"), std::string::npos);
+}
+
 TEST(Table, ADifferingOutputIsFlagged) {
   Report r = read_report(kFixtures + "/report.json");
   for (auto& c : r.cases) {
