@@ -166,8 +166,7 @@ std::vector<SiteChange> site_changes(const CompareRow& row) {
   std::unordered_map<std::string, std::size_t> index;  // the line's key -> its change
   const auto add = [&](const SiteSummary& site, double sign) {
     const SiteFrame& where = site.where();
-    const std::string key = where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
-    const auto [at, added] = index.try_emplace(key, lines.size());
+    const auto [at, added] = index.try_emplace(line_key(where), lines.size());
     if (added) lines.push_back(SiteChange{where, {}, 0, 0, {}});
     SiteChange& line = lines[at->second];
     line.change += sign * site.allocs_per_op;

@@ -12,6 +12,10 @@ constexpr std::size_t kCasesNamed = 5;
 
 }  // namespace
 
+std::string line_key(const SiteFrame& where) {
+  return where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
+}
+
 SiteFinding& SiteFindings::finding_at(const std::string& key, const std::string& site, const std::string& case_name,
                                       double change) {
   const auto [at, added] = index_.try_emplace(key, findings_.size());
@@ -25,7 +29,7 @@ SiteFinding& SiteFindings::finding_at(const std::string& key, const std::string&
 
 void SiteFindings::add(const SiteFrame& where, const std::string& case_name, double change, double temporary,
                        const std::string& hint, const std::vector<std::string>& functions) {
-  const std::string key = where.file.empty() ? where.function : where.file + ":" + std::to_string(where.line);
+  const std::string key = line_key(where);
   SiteFinding& finding = finding_at(key, to_string(where), case_name, change);
   std::unordered_set<std::string>& seen = functions_[key];
   seen.insert(where.function);

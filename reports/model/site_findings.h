@@ -46,6 +46,10 @@ class SiteFindings {
   std::unordered_map<std::string, std::unordered_set<std::string>> functions_;  // line -> its functions
 };
 
+/// What one line of code is known by: "file:line", or the function of a site
+/// without a file. Findings and compare's per-line changes group by it.
+std::string line_key(const SiteFrame& where);
+
 /// "+1 allocs/op (1 temporary) at SITE in 29 benchmarks: A, B, C, D, E and
 /// 24 more" (one case: "in A"; a line of several functions: "at SITE and 2
 /// other instances of its line"); site and case names through `escape` for
