@@ -358,10 +358,23 @@ void print_html(std::ostream& out, const Report& report) {
     if (reference != nullptr && !reference->sites.empty()) html_sites(out, *reference);
     out << "</section>\n";
   }
-  if (views.empty()) {
-    std::ostringstream plain;
-    print_plain_markdown(plain, report);
-    out << "<pre>" << files::html_text(plain.str()) << "</pre>\n";
+  // A user's benchmarks (cases of no workload): the plain table's figures as
+  // an HTML table, then each case's sites, as the workloads' pages show them.
+  if (std::any_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return c.workload.empty(); })) {
+    out << "<section><h2>benchmarks</h2>\n<table><tr><th>benchmark</th><th>ns/op</th><th>B/op</th><th>allocs/op</th>"
+           "<th>peak bytes</th></tr>\n";
+    for (const CaseResult& c : report.cases) {
+      if (!c.workload.empty()) continue;
+      out << "<tr><td>" << files::html_text(c.name) << "</td><td class=\"n\">" << time_cell(c)
+          << "</td><td class=\"n\">" << optional_cell(c.bytes_per_op) << "</td><td class=\"n\">"
+          << files::readable(c.allocs_per_op) << "</td><td class=\"n\">" << optional_cell(c.peak_bytes)
+          << "</td></tr>\n";
+    }
+    out << "</table>\n";
+    for (const CaseResult& c : report.cases) {
+      if (c.workload.empty() && !c.sites.empty()) html_sites(out, c);
+    }
+    out << "</section>\n";
   }
   out << "</body></html>\n";
 }

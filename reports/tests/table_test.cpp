@@ -61,6 +61,29 @@ TEST(Table, ASparseScalingTableIsARowPerCase) {
   EXPECT_NE(dense.str().find("| variant | 200 | 2000 |"), std::string::npos);
 }
 
+// A user's benchmarks on the page: a table row per benchmark and its sites,
+// not the markdown text in a <pre> with its newlines escaped.
+TEST(Table, AUsersBenchmarksAreAnHtmlTableWithTheirSites) {
+  const nlohmann::json benchmarks = nlohmann::json::array(
+      {{{"name", "BM_Copy/64"},
+        {"allocs_per_op", 2},
+        {"bytes_per_op", 128},
+        {"real_time", 25},
+        {"sites",
+         {{{"function", "copy"}, {"file", "bench.cpp"}, {"line", 7}, {"allocs_per_op", 2}, {"bytes_per_op", 128}}}}}});
+  const Report r = report_from_json(
+      nlohmann::json{{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "bench.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const std::string html = out.str();
+  EXPECT_EQ(html.find("<pre>"), std::string::npos) << html;
+  EXPECT_EQ(html.find("\\n"), std::string::npos) << html;
+  EXPECT_NE(html.find("<tr><td>BM_Copy/64</td><td class=\"n\">25.0</td><td class=\"n\">128</td><td class=\"n\">2</td>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("copy (bench.cpp:7)"), std::string::npos) << html;
+}
+
 TEST(Table, ADifferingOutputIsFlagged) {
   Report r = read_report(kFixtures + "/report.json");
   for (auto& c : r.cases) {
