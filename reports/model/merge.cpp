@@ -71,8 +71,10 @@ bool order_shards(std::vector<NamedReport>& reports) {
 Report merge_reports(std::vector<NamedReport> reports) {
   if (reports.empty()) throw files::InputError("merge: no reports to merge");
   for (const NamedReport& r : reports) {
-    if (!r.report.context.contains(k::kSchemaVersion)) {
-      throw files::InputError(r.source + ": not an allocgate report (merge joins the reports of allocgate run)");
+    if (!r.report.context.contains(k::kSchemaVersion) && r.report.toolchain().empty()) {
+      throw files::InputError(r.source +
+                              ": its context has no allocgate_toolchain (merge joins the reports of allocgate run "
+                              "and of tests and benchmarks counted by allocgate)");
     }
   }
   const bool shards = order_shards(reports);

@@ -17,10 +17,11 @@ struct NamedReport {
   Report report;
 };
 
-/// Joins allocgate reports. Shards (context.allocgate_shard "I/N") must all
+/// Joins allocgate reports (allocgate run's, a test binary's
+/// --allocgate_out, a counted benchmark's JSON). Shards (context.allocgate_shard "I/N") must all
 /// be there, each once, and are joined in shard order; reports without a
 /// shard (say, runs of different --filter) are joined in the order given.
-/// Throws InputError when one is not an allocgate report, the toolchains
+/// Throws InputError when one does not name its toolchain, the toolchains
 /// differ, a case is in two of them, or shards are missing, repeated or of
 /// different N. The context is the first shard's, without its shard.
 Report merge_reports(std::vector<NamedReport> reports);

@@ -25,5 +25,8 @@ inline constexpr const char* kGitCommit = "git_commit";
 /// "true" when that work tree had changes to tracked files; absent when the
 /// commit came from the environment.
 inline constexpr const char* kGitDirty = "git_dirty";
+/// "I/N": the report is of shard I of N (GoogleTest's GTEST_SHARD_INDEX + 1
+/// and GTEST_TOTAL_SHARDS); `allocgate merge` joins the shards.
+inline constexpr const char* kShard = "allocgate_shard";
 
 }  // namespace allocgate::keys

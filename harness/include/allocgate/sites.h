@@ -15,9 +15,14 @@
 
 namespace allocgate {
 
+class CaptureSites;
+struct SiteProfile;
 namespace detail {
 struct StackTable;
-}
+/// The stacks of a capture's blocks that a leak check found still live
+/// (allocgate::gtest's, per test): count and bytes are those blocks'.
+SiteProfile live_profile(const CaptureSites& capture, std::string_view source_root);
+}  // namespace detail
 
 /// A site: the innermost frame of an allocation's stack that is the program's
 /// own code (not the harness, not a system header), with what it allocated.
@@ -117,6 +122,7 @@ class CaptureSites {
   SiteProfile profile(std::string_view source_root = {}) const;
 
  private:
+  friend SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root);
   std::unique_ptr<detail::StackTable> table_;
   std::vector<unsigned char> storage_;
   std::vector<unsigned char> rule_storage_;

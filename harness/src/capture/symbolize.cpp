@@ -542,26 +542,48 @@ std::uint32_t shared_callers(const detail::CapturedStack& stack, const detail::S
   return shared;
 }
 
+// What profile() and live_profile() read of a captured stack.
+struct Figures {
+  std::uint64_t count, bytes, temporary;
+};
+Figures all_of(const detail::CapturedStack& s) { return {s.count, s.bytes, s.temporary}; }
+Figures live_of(const detail::CapturedStack& s) { return {s.live_count, s.live_bytes, 0}; }
+
+SiteProfile profile_of(const detail::StackTable& table, std::string_view source_root,
+                       Figures (*figures)(const detail::CapturedStack&));
+
 }  // namespace
 
 SiteProfile CaptureSites::profile(std::string_view source_root) const {
+  return profile_of(*table_, source_root, all_of);
+}
+
+SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root) {
+  return profile_of(*capture.table_, source_root, live_of);
+}
+
+namespace {
+
+SiteProfile profile_of(const detail::StackTable& table, std::string_view source_root,
+                       Figures (*figures)(const detail::CapturedStack&)) {
   PauseCounting pause;
   SiteProfile profile;
-  profile.dropped = table_->dropped;
+  profile.dropped = table.dropped;
   std::string root(source_root);
   if (!root.empty() && root.back() != '/') root += '/';
   Symbolizer& symbolizer = Symbolizer::instance();
   const std::lock_guard<std::mutex> lock(symbolizer.mutex());
   std::map<std::tuple<std::string, std::string, unsigned>, std::size_t> site_index;
   std::map<std::size_t, std::uint64_t> hint_weight;  // site -> allocations of the stack its hint came from
-  for (std::size_t i = 0; i < table_->capacity; ++i) {
-    const detail::CapturedStack& captured = table_->slots[i];
-    if (captured.hash == 0) continue;
+  for (std::size_t i = 0; i < table.capacity; ++i) {
+    const detail::CapturedStack& slot = table.slots[i];
+    const Figures captured = figures(slot);
+    if (slot.hash == 0 || captured.count == 0) continue;
     std::vector<SiteFrame> innermost_first;
     std::vector<bool> in_executable;  // beside innermost_first
-    const std::uint32_t depth = captured.depth - shared_callers(captured, *table_);
+    const std::uint32_t depth = slot.depth - shared_callers(slot, table);
     for (std::uint32_t f = 1; f < depth; ++f) {  // frame 0 is record_stack itself
-      for (const ResolvedFrame& frame : symbolizer.frames_at(captured.frames[f])) {
+      for (const ResolvedFrame& frame : symbolizer.frames_at(slot.frames[f])) {
         innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
         in_executable.push_back(frame.in_executable);
       }
@@ -608,6 +630,8 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
   sort_by_count(profile);
   return profile;
 }
+
+}  // namespace
 
 void SiteProfile::merge(const SiteProfile& other) {
   PauseCounting pause;

@@ -33,6 +33,7 @@
 #include <cstring>
 #include <new>
 
+#include "counting/block_tracker.h"
 #include "counting/thread_state.h"
 
 #ifndef ALLOCGATE_REPLACE_OPERATORS
@@ -243,6 +244,9 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   }
   void* user = static_cast<char*>(base) + offset;
   if ((t.mode & kCapturing) && counted && t.capture->last_slot != nullptr) t.capture->last_block = user;
+  if (flags & kTrackingBlocks) {
+    track_block(user, size, counted, (t.mode & kCapturing) && counted ? t.capture->last_slot : nullptr);
+  }
   if (!(flags & kBlockHeaders)) return base;
   *header_of(user) = BlockHeader{size, offset << 1 | (counted ? 1u : 0u)};
   return user;
@@ -293,6 +297,12 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     size = h.size;
     counted = h.offset_and_counted & 1u;
     base = static_cast<char*>(user) - (h.offset_and_counted >> 1);
+  }
+  // A tracked block knows its size and whether it was counted, whatever
+  // delete form frees it and whichever thread does.
+  if (TrackedBlock tracked; (flags & kTrackingBlocks) && untrack_block(user, tracked)) {
+    size = tracked.size;
+    counted = tracked.counted;
   }
   if (counted) {
     if (size == kUnknownSize) {

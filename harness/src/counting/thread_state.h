@@ -49,6 +49,9 @@ struct CapturedStack {
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
   std::uint64_t temporary = 0;  // freed before the thread's next allocation
+  // Of its blocks, those a leak check found still live (block_tracker.h).
+  std::uint64_t live_count = 0;
+  std::uint64_t live_bytes = 0;
   void* frames[kMaxFrames];
 };
 
@@ -141,9 +144,10 @@ enum HookFlags : std::uint32_t {
   kBlockHeaders = 1u << 17,        // allocgate::block_headers is linked
   kCAllocationsLinked = 1u << 18,  // operator new must bypass the counted malloc
   kProcessScopeOpen = 1u << 19,    // keep the process-wide totals too
+  kTrackingBlocks = 1u << 20,      // keep each block's size until it is freed (block_tracker.h)
 };
 static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing) &
-               (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen)) == 0);
+               (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks)) == 0);
 
 std::atomic<std::uint32_t>& hook_flags() noexcept;
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "allocgate/guards.h"
+#include "allocgate/report_keys.h"
 #include "allocgate/toolchain.h"
 #include "format.h"
 #include "integrations/benchmark_loop.h"
@@ -172,6 +173,13 @@ std::unique_ptr<::benchmark::BenchmarkReporter> make_exact_console_reporter(
 }
 
 namespace detail {
+
+void add_git_context() {
+  const std::optional<integrations::GitState> state = integrations::git_state();
+  if (!state) return;
+  ::benchmark::AddCustomContext(keys::kGitCommit, state->commit);
+  if (state->dirty) ::benchmark::AddCustomContext(keys::kGitDirty, *state->dirty ? "true" : "false");
+}
 
 CountedRun run_counted(::benchmark::BenchmarkReporter* display, ::benchmark::BenchmarkReporter* file) {
   std::unique_ptr<::benchmark::BenchmarkReporter> made;

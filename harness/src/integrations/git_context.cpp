@@ -12,13 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include <benchmark/benchmark.h>
-
-#include "allocgate/report_keys.h"
-
 extern char** environ;
 
-namespace allocgate::benchmark::detail {
+namespace allocgate::integrations {
 namespace {
 
 // What `git -C dir ARGS...` prints on stdout, when it exits 0.
@@ -91,11 +87,4 @@ std::optional<GitState> git_state() {
   return std::nullopt;
 }
 
-void add_git_context() {
-  const std::optional<GitState> state = git_state();
-  if (!state) return;
-  ::benchmark::AddCustomContext(keys::kGitCommit, state->commit);
-  if (state->dirty) ::benchmark::AddCustomContext(keys::kGitDirty, *state->dirty ? "true" : "false");
-}
-
-}  // namespace allocgate::benchmark::detail
+}  // namespace allocgate::integrations

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// The commit a benchmark binary measured, in its JSON context, so that
-// `allocgate history add bench.json` files the run under it with no flag.
+// The commit a benchmark or test binary measured, in its report's context, so
+// that `allocgate history add` files the run under it with no flag.
 #pragma once
 
 #include <optional>
 #include <string>
 
-namespace allocgate::benchmark::detail {
+namespace allocgate::integrations {
 
 /// What the context says of the source: the commit, and whether the work
 /// tree had changes to tracked files on top of it.
@@ -21,7 +21,10 @@ struct GitState {
 /// installed. Runs git itself, never a shell.
 std::optional<GitState> git_state();
 
-/// Adds git_commit (and git_dirty) to Google Benchmark's JSON context.
-void add_git_context();
+}  // namespace allocgate::integrations
 
+namespace allocgate::benchmark::detail {
+/// Adds git_commit (and git_dirty) to Google Benchmark's JSON context
+/// (defined in benchmark.cpp).
+void add_git_context();
 }  // namespace allocgate::benchmark::detail

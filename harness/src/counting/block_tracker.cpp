@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+// The table of tracked blocks: open addressing on the block's address, with
+// tombstones, doubled when it is half full. Its memory comes from
+// allocgate_new_malloc, the C allocator operator new itself uses, so the table
+// is never counted and never re-enters the hook.
+
+#include "counting/block_tracker.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstring>
+
+#include "counting/thread_state.h"
+
+namespace allocgate::detail {
+namespace {
+
+// A slot's block: nullptr is empty; kTombstone was freed (a probe goes on).
+void* const kTombstone = reinterpret_cast<void*>(std::uintptr_t{1});
+constexpr std::size_t kInitialCapacity = 1024;
+
+struct Table {
+  TrackedBlock* slots = nullptr;
+  std::size_t capacity = 0;  // a power of two
+  std::size_t used = 0;      // live entries and tombstones
+};
+
+constinit Table g_table{};
+constinit std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
+
+// Set while this thread is inside the table: an allocation made from in
+// there (a preloaded profiler's malloc calling operator new) is not tracked
+// rather than waiting on the lock its own thread holds.
+constinit thread_local bool t_inside = false;
+constinit thread_local unsigned t_static_depth = 0;  // statics being built on this thread
+
+void lock() noexcept {
+  while (g_lock.test_and_set(std::memory_order_acquire)) {
+  }
+}
+void unlock() noexcept { g_lock.clear(std::memory_order_release); }
+
+// A spin lock rather than std::mutex: taken inside operator new, where a
+// mutex's first use could itself allocate on some platforms. held() is
+// false when this thread already holds it.
+class Locked {
+ public:
+  Locked() noexcept : held_(!t_inside) {
+    if (!held_) return;
+    lock();
+    t_inside = true;
+  }
+  ~Locked() {
+    if (!held_) return;
+    t_inside = false;
+    unlock();
+  }
+  bool held() const noexcept { return held_; }
+  Locked(const Locked&) = delete;
+  Locked& operator=(const Locked&) = delete;
+
+ private:
+  bool held_;
+};
+
+// fork() while another thread holds the lock would leave the child's copy
+// held forever: fork takes it first and both sides let it go.
+void register_fork_handlers() noexcept {
+  static const bool registered = (pthread_atfork(lock, unlock, unlock), true);
+  (void)registered;
+}
+
+std::size_t slot_of(const void* block, std::size_t capacity) noexcept {
+  // Blocks are at least 16-byte aligned: mix the address so that neighbours spread.
+  auto h = reinterpret_cast<std::uintptr_t>(block) >> 4;
+  h *= 0x9E3779B97F4A7C15ull;
+  return static_cast<std::size_t>(h >> 20) & (capacity - 1);
+}
+
+// Reallocates the table at `capacity`, dropping tombstones. False when the C
+// allocator has no memory: the table keeps its size and tracking goes on
+// without the new block (its free will be counted as an older block's).
+bool rebuild(std::size_t capacity) noexcept {
+  auto* slots = static_cast<TrackedBlock*>(allocgate_new_malloc(capacity * sizeof(TrackedBlock)));
+  if (slots == nullptr) return false;
+  std::memset(static_cast<void*>(slots), 0, capacity * sizeof(TrackedBlock));
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < g_table.capacity; ++i) {
+    const TrackedBlock& b = g_table.slots[i];
+    if (b.block == nullptr || b.block == kTombstone) continue;
+    std::size_t j = slot_of(b.block, capacity);
+    while (slots[j].block != nullptr) j = (j + 1) & (capacity - 1);
+    slots[j] = b;
+    ++used;
+  }
+  allocgate_new_free(g_table.slots);
+  g_table = Table{slots, capacity, used};
+  return true;
+}
+
+void insert(const TrackedBlock& entry) noexcept {
+  if (g_table.capacity == 0 || (g_table.used + 1) * 2 > g_table.capacity) {
+    if (!rebuild(g_table.capacity == 0 ? kInitialCapacity : g_table.capacity * 2) && g_table.capacity == 0) return;
+    if (g_table.used + 1 >= g_table.capacity) return;  // full and no memory to grow: not tracked
+  }
+  const std::size_t mask = g_table.capacity - 1;
+  std::size_t i = slot_of(entry.block, g_table.capacity);
+  while (g_table.slots[i].block != nullptr && g_table.slots[i].block != kTombstone) i = (i + 1) & mask;
+  if (g_table.slots[i].block == nullptr) ++g_table.used;
+  g_table.slots[i] = entry;
+}
+
+}  // namespace
+
+void start_tracking_blocks() noexcept {
+  register_fork_handlers();
+  {
+    const Locked locked;
+    if (g_table.slots != nullptr)
+      std::memset(static_cast<void*>(g_table.slots), 0, g_table.capacity * sizeof(TrackedBlock));
+    g_table.used = 0;
+  }
+  hook_flags().fetch_or(kTrackingBlocks, std::memory_order_seq_cst);
+}
+
+void stop_tracking_blocks() noexcept {
+  hook_flags().fetch_and(~static_cast<std::uint32_t>(kTrackingBlocks), std::memory_order_seq_cst);
+}
+
+void track_block(void* block, std::size_t size, bool counted, CapturedStack* stack) noexcept {
+  const Locked locked;
+  if (locked.held()) insert(TrackedBlock{block, size, stack, counted, t_static_depth != 0});
+}
+
+void begin_static_initialization() noexcept { ++t_static_depth; }
+void end_static_initialization() noexcept {
+  if (t_static_depth != 0) --t_static_depth;
+}
+
+void disown_block(void* block, std::size_t size) noexcept { track_block(block, size, false, nullptr); }
+
+bool untrack_block(void* block, TrackedBlock& found) noexcept {
+  const Locked locked;
+  if (!locked.held() || g_table.capacity == 0) return false;
+  const std::size_t mask = g_table.capacity - 1;
+  for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
+       i = (i + 1) & mask, ++probes) {
+    TrackedBlock& b = g_table.slots[i];
+    if (b.block == nullptr) return false;
+    if (b.block != block) continue;
+    found = b;
+    b = TrackedBlock{kTombstone, 0, nullptr, false, false};
+    return true;
+  }
+  return false;
+}
+
+LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
+  const Locked locked;
+  LiveTotals totals;
+  for (std::size_t i = 0; i < g_table.capacity; ++i) {
+    const TrackedBlock& b = g_table.slots[i];
+    if (b.block == nullptr || b.block == kTombstone || !b.counted || b.kept_by_static) continue;
+    ++totals.blocks;
+    totals.bytes += b.size;
+    if (visit != nullptr) visit(b, data);
+  }
+  return totals;
+}
+
+}  // namespace allocgate::detail

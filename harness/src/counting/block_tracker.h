@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal: the blocks allocated while tracking is on and not freed yet, each
+// with its requested size. What a leak check per test reads: a leak is a
+// block allocated during the test and still live at its end, told by address,
+// not by a net byte count (a test that frees an older buffer and leaks a new
+// one of the same size leaks), and a free that passes no size (libstdc++ 12
+// frees a std::string so) still finds the size of a block it tracks.
+//
+// The hook calls track_block and untrack_block while kTrackingBlocks is set;
+// one lock guards the table, as a test's threads allocate at once. The table
+// lives in memory from the C allocator directly, so it never reaches the hook.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace allocgate::detail {
+
+struct CapturedStack;
+
+struct TrackedBlock {
+  void* block = nullptr;
+  std::size_t size = 0;
+  CapturedStack* stack = nullptr;  // the capture's stack that allocated it, if one was on
+  bool counted = false;            // false: the harness's or its caller's own (paused), not the code's
+  bool kept_by_static = false;     // allocated while a function-local static was built: not a leak
+};
+
+/// Empties the table and sets kTrackingBlocks: from now on the hook tracks.
+void start_tracking_blocks() noexcept;
+/// Clears kTrackingBlocks; the table keeps what it held until the next start.
+void stop_tracking_blocks() noexcept;
+
+/// Called by the hook for every block it returns while tracking.
+void track_block(void* block, std::size_t size, bool counted, CapturedStack* stack) noexcept;
+/// Called by the hook for every block freed while tracking: false when the
+/// block was allocated before tracking began; else `found` is what was kept.
+bool untrack_block(void* block, TrackedBlock& found) noexcept;
+/// Between these, the calling thread builds a function-local static (the
+/// C++ runtime's __cxa_guard_acquire and __cxa_guard_release, wrapped by
+/// allocgate::gtest): what it allocates is counted, but kept by the static
+/// for the program's life, so not a leak.
+void begin_static_initialization() noexcept;
+void end_static_initialization() noexcept;
+
+/// Tracks a block allocated before tracking began as not the code's, so that
+/// its free is not counted either (a test fixture's own storage).
+void disown_block(void* block, std::size_t size) noexcept;
+
+/// The counted blocks still tracked, but those kept by a static: leaked bytes and blocks, and calls
+/// visit(block) for each, under the table's lock (visit must not allocate).
+struct LiveTotals {
+  std::uint64_t blocks = 0;
+  std::uint64_t bytes = 0;
+};
+LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*) = nullptr, void* data = nullptr) noexcept;
+
+}  // namespace allocgate::detail

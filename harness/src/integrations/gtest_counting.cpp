@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: Apache-2.0
+// The counting listener: a test's figures from its fixture's constructor to
+// its destructor, its leaks by block, the report --allocgate_out writes.
+
+#include "integrations/gtest_counting.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "allocgate/guards.h"
+#include "allocgate/report_keys.h"
+#include "allocgate/scope.h"
+#include "allocgate/sites.h"
+#include "allocgate/toolchain.h"
+#include "capture/site_summary.h"
+#include "counting/block_tracker.h"
+#include "counting/thread_state.h"
+#include "escape.h"
+#include "input_error.h"
+#include "integrations/git_context.h"
+#include "json_file.h"
+
+namespace allocgate::testing::detail {
+namespace {
+
+// "--name=value" or "--name": the value, or nullptr when arg is another flag.
+const char* flag_value(std::string_view arg, std::string_view name) {
+  if (arg.substr(0, name.size()) != name) return nullptr;
+  if (arg.size() == name.size()) return "";
+  return arg[name.size()] == '=' ? arg.data() + name.size() + 1 : nullptr;
+}
+
+// A switch's value: "" (the flag alone), true/1 or false/0.
+std::optional<bool> switch_value(std::string_view value) {
+  if (value.empty() || value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  return std::nullopt;
+}
+
+bool environment_switch(const char* name, bool& target, std::ostream& err) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return true;
+  const std::optional<bool> on = switch_value(value);
+  if (!on) {
+    err << "allocgate: " << name << " takes 1 or 0 (true or false), not '" << files::terminal_text(value) << "'\n";
+    return false;
+  }
+  target = *on;
+  return true;
+}
+
+bool g_flags_taken = false;
+
+// One test's figures: a run of it (--gtest_repeat runs it again).
+struct TestRun {
+  std::string name;  // Suite.Name, as --gtest_filter spells it
+  AllocationStats stats;
+  allocgate::detail::LiveTotals leaked;
+  bool failed = false;
+  std::optional<site_summary::Summary> sites;
+};
+
+// The counted runs, in the order they ran, and the count of each test
+// seen (for repetition_index).
+struct Counted {
+  std::vector<TestRun> runs;
+  std::size_t uncounted = 0;  // tests whose fixture was not seen being built
+  std::string first_uncounted;
+};
+
+Counted& counted() {
+  static Counted c;
+  return c;
+}
+
+// The visit of live_blocks: each leaked block's bytes on its stack.
+void add_live(const allocgate::detail::TrackedBlock& block, void*) {
+  if (block.stack != nullptr) {
+    ++block.stack->live_count;
+    block.stack->live_bytes += block.size;
+  }
+}
+
+std::string full_name(const ::testing::TestInfo& info) {
+  return std::string(info.test_suite_name()) + "." + info.name();
+}
+
+// Between OnTestStart and OnTestEnd of each test that runs. Appended after
+// every other listener: its OnTestStart runs last and its OnTestEnd first,
+// so no other listener's work falls inside a test's figures, and a leak it
+// reports is a failure the printers still see.
+class CountingListener : public ::testing::EmptyTestEventListener {
+ public:
+  void OnTestStart(const ::testing::TestInfo&) override { waiting_.store(true, std::memory_order_relaxed); }
+
+  void begin(void* fixture) {
+    if (!waiting_.exchange(false, std::memory_order_relaxed)) return;
+    const PauseCounting pause;  // what counting takes is not the test's
+    const CountingOptions& options = counting_options();
+    if (options.sites || options.fail_on_leak) capture_ = std::make_unique<CaptureSites>(4096);
+    allocgate::detail::start_tracking_blocks();
+    allocgate::detail::disown_block(fixture, 0);  // GoogleTest's factory made it: not the test's, nor its free
+    scope_.emplace();
+  }
+
+  // Pauses the calling thread until the test ends (death_test_started).
+  void pause_to_the_end() {
+    if (scope_ && !paused_to_end_) paused_to_end_.emplace();
+  }
+
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    waiting_.store(false, std::memory_order_relaxed);
+    paused_to_end_.reset();
+    if (!scope_) {
+      if (!info.result()->Skipped()) {
+        ++counted().uncounted;
+        if (counted().first_uncounted.empty()) counted().first_uncounted = full_name(info);
+      }
+      return;
+    }
+    const AllocationStats stats = scope_->stats();
+    const PauseCounting pause;
+    if (capture_) capture_->stop();
+    const allocgate::detail::LiveTotals leaked = allocgate::detail::live_blocks(capture_ ? add_live : nullptr);
+    allocgate::detail::stop_tracking_blocks();
+    scope_.reset();
+    const CountingOptions& options = counting_options();
+    if (options.fail_on_leak && leaked.blocks != 0 && !info.result()->Skipped()) report_leak(info, leaked);
+    if (!info.result()->Skipped()) {  // a skipped test is not a case
+      TestRun run{full_name(info), stats, leaked, info.result()->Failed(), std::nullopt};
+      if (options.sites && capture_) run.sites = site_summary::summarize(capture_->profile(options.source_root), 1.0);
+      counted().runs.push_back(std::move(run));
+    }
+    capture_.reset();
+  }
+
+ private:
+  void report_leak(const ::testing::TestInfo& info, const allocgate::detail::LiveTotals& leaked) {
+    std::ostringstream message;
+    message << full_name(info) << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
+            << (leaked.blocks == 1 ? " block" : " blocks") << " (allocated during the test and still live at its end)";
+    if (capture_) {
+      const SiteProfile live = allocgate::detail::live_profile(*capture_, counting_options().source_root);
+      if (!live.sites.empty()) message << ", held by:\n" << live.top(5, true);
+      if (live.allocations < leaked.blocks) {
+        message << "\n  " << leaked.blocks - live.allocations << " of the blocks were allocated by other threads";
+      }
+    }
+    GTEST_MESSAGE_AT_(info.file(), info.line(), message.str().c_str(), ::testing::TestPartResult::kNonFatalFailure);
+  }
+
+  std::atomic<bool> waiting_{false};
+  std::unique_ptr<CaptureSites> capture_;
+  std::optional<ProcessAllocationScope> scope_;
+  std::optional<PauseCounting> paused_to_end_;
+};
+
+CountingListener* g_listener = nullptr;
+
+nlohmann::json report_json() {
+  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}};
+  if (const std::vector<std::string> argv = ::testing::internal::GetArgvs(); !argv.empty()) {
+    context["executable"] = argv.front();
+  }
+  if (const auto state = integrations::git_state()) {
+    context[keys::kGitCommit] = state->commit;
+    if (state->dirty) context[keys::kGitDirty] = *state->dirty ? "true" : "false";
+  }
+  // GoogleTest's shards count from 0, allocgate's from 1. GoogleTest itself
+  // refuses values that are not numbers.
+  const char* shards = std::getenv("GTEST_TOTAL_SHARDS");
+  const char* shard = std::getenv("GTEST_SHARD_INDEX");
+  if (shards != nullptr && shard != nullptr && std::atoi(shards) > 1) {
+    context[keys::kShard] = std::to_string(std::atoi(shard) + 1) + "/" + std::to_string(std::atoi(shards));
+  }
+  std::map<std::string, int> repetitions, index;
+  for (const TestRun& run : counted().runs) ++repetitions[run.name];
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for (const TestRun& run : counted().runs) {
+    // Google Benchmark's layout, a run per repetition: the report readers
+    // tell a count that differs between repeats (VARIES) as they do for
+    // benchmarks.
+    nlohmann::json entry = {{"name", run.name},
+                            {"run_name", run.name},
+                            {"run_type", "iteration"},
+                            {"repetitions", repetitions[run.name]},
+                            {"repetition_index", index[run.name]++},
+                            {"iterations", 1},
+                            {keys::kAllocsPerOp, run.stats.allocations},
+                            {keys::kBytesPerOp, run.stats.bytes_allocated}};
+    // Exact when every free's size was known; otherwise not told, never guessed.
+    if (run.stats.sizes_known()) entry[keys::kPeakBytes] = run.stats.peak_live_bytes;
+    entry[keys::kLeakedBytesPerOp] = run.leaked.bytes;
+    entry["allocgate_leaked_blocks"] = run.leaked.blocks;
+    if (run.failed) entry["allocgate_test_failed"] = true;
+    if (run.sites) {
+      entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);
+      entry[site_summary::keys::kStacks] = site_summary::stacks_json(run.sites->stacks);
+    }
+    benchmarks.push_back(std::move(entry));
+  }
+  return {{"context", std::move(context)}, {"benchmarks", std::move(benchmarks)}};
+}
+
+}  // namespace
+
+CountingOptions& counting_options() {
+  static CountingOptions options;
+  return options;
+}
+
+bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
+  const PauseCounting pause;
+  CountingOptions& options = counting_options();
+  g_flags_taken = true;
+  if (const char* out = std::getenv("ALLOCGATE_OUT")) options.out = out;
+  if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
+  if (!environment_switch("ALLOCGATE_SITES", options.sites, err) ||
+      !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, err)) {
+    return false;
+  }
+  if (argc == nullptr || argv == nullptr) return true;
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (const char* v = flag_value(arg, "--allocgate_out")) {
+      if (*v == '\0') {
+        err << "allocgate: --allocgate_out takes a file: --allocgate_out=report.json\n";
+        return false;
+      }
+      options.out = v;
+      continue;
+    }
+    if (const char* v = flag_value(arg, "--allocgate_source_root")) {
+      options.source_root = v;
+      continue;
+    }
+    bool* target = nullptr;
+    const char* value = flag_value(arg, "--allocgate_sites");
+    if (value != nullptr) {
+      target = &options.sites;
+    } else if ((value = flag_value(arg, "--allocgate_fail_on_leak")) != nullptr) {
+      target = &options.fail_on_leak;
+    }
+    if (target != nullptr) {
+      const std::optional<bool> on = switch_value(value);
+      if (!on) {
+        err << "allocgate: " << files::terminal_text(arg.substr(0, arg.find('='))) << " takes true or false, not '"
+            << files::terminal_text(value) << "'\n";
+        return false;
+      }
+      *target = *on;
+      continue;
+    }
+    if (arg.substr(0, 12) == "--allocgate_") {
+      err << "allocgate: unknown flag " << files::terminal_text(arg)
+          << "; allocgate::gtest takes --allocgate_out=FILE, --allocgate_sites, --allocgate_source_root=DIR and "
+             "--allocgate_fail_on_leak\n";
+      return false;
+    }
+    argv[kept++] = argv[i];
+  }
+  *argc = kept;
+  argv[kept] = nullptr;
+  return true;
+}
+
+void install_counting() {
+  if (g_listener != nullptr) return;
+  const PauseCounting pause;
+  if (!g_flags_taken && !take_counting_flags(nullptr, nullptr, std::cerr)) std::exit(1);
+  try {
+    require_hook();
+  } catch (const HookNotLinked& e) {
+    std::cerr << e.what() << '\n';
+    std::exit(2);
+  }
+  g_listener = new CountingListener;
+  ::testing::UnitTest::GetInstance()->listeners().Append(g_listener);  // owned by GoogleTest from here
+}
+
+bool write_counted_report() {
+  const PauseCounting pause;
+  const Counted& c = counted();
+  if (c.uncounted != 0) {
+    std::cerr << "allocgate: " << c.uncounted << " test(s) ran without being counted, the first "
+              << files::terminal_text(c.first_uncounted)
+              << ": their fixtures were built by code linked without allocgate::gtest (a shared library's "
+                 "tests?); link allocgate::gtest into the program that holds them\n";
+  }
+  const std::string& out = counting_options().out;
+  // A death test's child, run anew as GoogleTest's "threadsafe" style does,
+  // is not the run the report is of.
+  if (out.empty() || !GTEST_FLAG_GET(internal_run_death_test).empty()) return true;
+  try {
+    files::write_file_atomically(out, report_json().dump(2) + "\n");
+  } catch (const std::exception& e) {
+    std::cerr << "allocgate: --allocgate_out: " << e.what() << '\n';
+    return false;
+  }
+  return true;
+}
+
+void fixture_constructed(void* fixture) {
+  if (g_listener != nullptr) g_listener->begin(fixture);
+}
+
+void death_test_started() {
+  if (g_listener != nullptr) g_listener->pause_to_the_end();
+}
+
+}  // namespace allocgate::testing::detail

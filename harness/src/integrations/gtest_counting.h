@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every test counted with no code: what linking allocgate::gtest (or
+// allocgate::gtest_main) adds to a GoogleTest binary. The program's calls to
+// InitGoogleTest and RUN_ALL_TESTS reach allocgate first (ld --wrap, see
+// gtest_wrapped.cpp): the first takes allocgate's flags out of argv, the
+// second appends the listener that counts each test and writes the report.
+//
+// What a test's figures hold: everything from the first line of its fixture's
+// constructor (testing::Test's, which runs first) to the end of its
+// destructor, on every thread; not the fixture object's own block, and not
+// what GoogleTest's compiled functions allocate while the test runs (an
+// assertion's recording and printing, SCOPED_TRACE's bookkeeping, the
+// Message a failure streams into). docs/tests.md has the table.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+namespace allocgate::testing::detail {
+
+struct CountingOptions {
+  std::string out;            ///< --allocgate_out / ALLOCGATE_OUT: the report; empty: none
+  bool sites = false;         ///< --allocgate_sites / ALLOCGATE_SITES: each test's sites in the report
+  std::string source_root;    ///< --allocgate_source_root / ALLOCGATE_SOURCE_ROOT
+  bool fail_on_leak = false;  ///< --allocgate_fail_on_leak / ALLOCGATE_FAIL_ON_LEAK: a leaking test fails
+};
+
+CountingOptions& counting_options();
+
+/// Reads the environment, then takes allocgate's flags out of argv (a flag
+/// overrides its variable). False, having said why on err, for a bad value.
+bool take_counting_flags(int* argc, char** argv, std::ostream& err);
+
+/// Appends the counting listener to GoogleTest's, once; reads the
+/// environment first when InitGoogleTest was not given argv.
+void install_counting();
+
+/// Writes the report when one was asked for (atomically). False, having said
+/// why on stderr, when it could not be written.
+bool write_counted_report();
+
+/// The fixture being built is a test's (the listener is waiting for it):
+/// counting begins, with `fixture` as the fixture's own block.
+void fixture_constructed(void* fixture);
+
+/// A death assertion begins: the child's allocations are the child's, and
+/// what GoogleTest does here for it (virtual calls, not told apart from the
+/// test's code) is not counted: the rest of the test runs paused.
+void death_test_started();
+
+}  // namespace allocgate::testing::detail

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// GoogleTest's functions that allocgate::gtest wraps (listed in
+// harness/CMakeLists.txt, ALLOCGATE_GTEST_WRAPPED): InitGoogleTest and
+// UnitTest::Run, which install the counting; testing::Test's constructor,
+// where a test's counting begins; and the functions of GoogleTest's own
+// that a test's code calls into, which run paused so that their allocations
+// are not the test's.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+
+#include "allocgate/guards.h"
+#include "counting/block_tracker.h"
+#include "integrations/gtest_counting.h"
+#include "integrations/wrapped.h"
+
+namespace ag = allocgate::testing::detail;
+using ::testing::Message;
+using ::testing::TestPartResult;
+using ::testing::UnitTest;
+using ::testing::internal::AssertHelper;
+
+#define ALLOCGATE_GTEST_WRAPPED(result, name, parameters, symbol) \
+  ALLOCGATE_WRAPPED_IN(allocgate::testing::detail, result, name, parameters, symbol)
+
+ALLOCGATE_GTEST_WRAPPED(void, init, (int* argc, char** argv), "_ZN7testing14InitGoogleTestEPiPPc")
+ALLOCGATE_GTEST_WRAPPED(int, run, (UnitTest * self), "_ZN7testing8UnitTest3RunEv")
+ALLOCGATE_GTEST_WRAPPED(void, test_constructor, (::testing::Test * self), "_ZN7testing4TestC2Ev")
+ALLOCGATE_GTEST_WRAPPED(void, assert_helper,
+                        (AssertHelper * self, TestPartResult::Type type, const char* file, int line,
+                         const char* message),
+                        "_ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeEPKciS5_")
+ALLOCGATE_GTEST_WRAPPED(void, assert_helper_destructor, (AssertHelper * self), "_ZN7testing8internal12AssertHelperD1Ev")
+ALLOCGATE_GTEST_WRAPPED(void, assert_helper_assign, (const AssertHelper* self, const Message& message),
+                        "_ZNK7testing8internal12AssertHelperaSERKNS_7MessageE")
+ALLOCGATE_GTEST_WRAPPED(void, message, (Message * self), "_ZN7testing7MessageC1Ev")
+ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace * self), "_ZN7testing11ScopedTraceD1Ev")
+// The C++ runtime's guard around a function-local static's initialization
+// (the Itanium ABI's; not called under -fno-threadsafe-statics).
+extern "C" int __real___cxa_guard_acquire(std::uint64_t* guard);
+extern "C" void __real___cxa_guard_release(std::uint64_t* guard);
+extern "C" void __real___cxa_guard_abort(std::uint64_t* guard);
+#ifndef _LIBCPP_VERSION  // these names spell libstdc++'s std::string (see CMakeLists.txt)
+ALLOCGATE_GTEST_WRAPPED(void, push_trace,
+                        (::testing::ScopedTrace * self, const char* file, int line, std::string message),
+                        "_ZN7testing11ScopedTrace9PushTraceEPKciNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE")
+ALLOCGATE_GTEST_WRAPPED(std::string, get_string, (const Message* self), "_ZNK7testing7Message9GetStringB5cxx11Ev")
+ALLOCGATE_GTEST_WRAPPED(bool, create_death_test,
+                        (const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
+                         int line, ::testing::internal::DeathTest** test),
+                        "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_"
+                        "traitsIcESaIcEEEEES3_iPPS1_")
+#endif
+
+namespace allocgate::testing::detail::wrapped {
+
+void init(int* argc, char** argv) {
+  if (argc != nullptr && argv != nullptr && !take_counting_flags(argc, argv, std::cerr)) std::exit(1);
+  real::init(argc, argv);
+}
+
+int run(UnitTest* self) {
+  install_counting();
+  const int failed = real::run(self);
+  if (!write_counted_report()) return 1;
+  return failed;
+}
+
+void test_constructor(::testing::Test* self) {
+  fixture_constructed(self);
+  const PauseCounting pause;  // testing::Test's own: it saves GoogleTest's flags
+  real::test_constructor(self);
+}
+
+// GoogleTest's own, paused: what the assertion macros call on a failure.
+void assert_helper(AssertHelper* self, TestPartResult::Type type, const char* file, int line, const char* message) {
+  const PauseCounting pause;
+  real::assert_helper(self, type, file, line, message);
+}
+void assert_helper_destructor(AssertHelper* self) {
+  const PauseCounting pause;
+  real::assert_helper_destructor(self);
+}
+void assert_helper_assign(const AssertHelper* self, const Message& message) {
+  const PauseCounting pause;  // recording the failure, and every listener's printing of it
+  real::assert_helper_assign(self, message);
+}
+void message(Message* self) {
+  const PauseCounting pause;
+  real::message(self);
+}
+void scoped_trace_destructor(::testing::ScopedTrace* self) {
+  const PauseCounting pause;
+  real::scoped_trace_destructor(self);
+}
+#ifndef _LIBCPP_VERSION
+void push_trace(::testing::ScopedTrace* self, const char* file, int line, std::string message) {
+  const PauseCounting pause;
+  real::push_trace(self, file, line, std::move(message));
+}
+std::string get_string(const Message* self) {
+  const PauseCounting pause;
+  return real::get_string(self);
+}
+bool create_death_test(const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
+                       int line, ::testing::internal::DeathTest** test) {
+  death_test_started();  // the rest of the test runs paused in this process
+  return real::create_death_test(statement, std::move(matcher), file, line, test);
+}
+#endif
+
+}  // namespace allocgate::testing::detail::wrapped
+
+// What a static built on a test's first call allocates is the test's, but
+// not its leak: the static keeps it for the program's life.
+extern "C" int __wrap___cxa_guard_acquire(std::uint64_t* guard) {
+  const int initialize = __real___cxa_guard_acquire(guard);
+  if (initialize != 0) allocgate::detail::begin_static_initialization();
+  return initialize;
+}
+extern "C" void __wrap___cxa_guard_release(std::uint64_t* guard) {
+  allocgate::detail::end_static_initialization();
+  __real___cxa_guard_release(guard);
+}
+extern "C" void __wrap___cxa_guard_abort(std::uint64_t* guard) {
+  allocgate::detail::end_static_initialization();
+  __real___cxa_guard_abort(guard);
+}
