@@ -117,10 +117,17 @@ TEST(Merge, RefusesPiecesThatDoNotFit) {
             "b.json is not a shard, but a.json is one");
   EXPECT_EQ(merge_error({shard_report("a.json", "1/0", {"a"})}),
             "a.json: context.allocgate_shard '1/0' is not I/N with 1 <= I <= N");
+  // A counted test's or benchmark's report names its toolchain; a plain
+  // Google Benchmark JSON does not.
+  NamedReport counted = shard_report("tests.json", "", {"a"});
+  counted.report.context.erase(k::kSchemaVersion);
+  EXPECT_EQ(merge_error({std::move(counted), shard_report("b.json", "", {"b"})}), "(merged)");
   NamedReport google_benchmark = shard_report("gb.json", "", {"a"});
   google_benchmark.report.context.erase(k::kSchemaVersion);
+  google_benchmark.report.context.erase(k::kToolchain);
   EXPECT_EQ(merge_error({std::move(google_benchmark)}),
-            "gb.json: not an allocgate report (merge joins the reports of allocgate run)");
+            "gb.json: its context has no allocgate_toolchain (merge joins the reports of allocgate run and of tests "
+            "and benchmarks counted by allocgate)");
   EXPECT_EQ(merge_error({}), "merge: no reports to merge");
 }
 

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: Apache-2.0
+// Zero code for tests: zero_code_primer_tests, a suite written as GoogleTest's
+// primer writes one and linked with allocgate::gtest_main, reports each test's
+// figures; each is derived here from what its code does.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "allocgate/scope.h"
+#include "command.h"
+#include "primer_style_code.h"
+
+namespace {
+
+using allocgate::reports::testing::line_of;
+using allocgate::reports::testing::run;
+using allocgate::reports::testing::ScratchDirTest;
+using nlohmann::json;
+
+const std::string kSuite = PRIMER_TESTS;
+const std::string kSource = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/primer_style_test.cpp";
+
+json read_json(const std::string& file) {
+  std::ifstream in(file);
+  return json::parse(in);
+}
+
+// The report's entries by test name (the first run of each).
+std::map<std::string, json> by_name(const json& report) {
+  std::map<std::string, json> entries;
+  for (const json& entry : report.at("benchmarks")) entries.try_emplace(entry.at("name").get<std::string>(), entry);
+  return entries;
+}
+
+struct Figures {
+  std::uint64_t allocs, bytes, leaked, leaked_blocks;
+};
+
+void expect_figures(const std::map<std::string, json>& tests, const std::string& name, Figures expected) {
+  SCOPED_TRACE(name);
+  ASSERT_EQ(tests.count(name), 1u);
+  const json& t = tests.at(name);
+  EXPECT_EQ(t.at("allocs/op").get<std::uint64_t>(), expected.allocs);
+  EXPECT_EQ(t.at("bytes/op").get<std::uint64_t>(), expected.bytes);
+  EXPECT_EQ(t.at("leaked_bytes/op").get<std::uint64_t>(), expected.leaked);
+  EXPECT_EQ(t.at("allocgate_leaked_blocks").get<std::uint64_t>(), expected.leaked_blocks);
+}
+
+class ZeroCodeTests : public ScratchDirTest {};
+
+// A std::string of n characters past its inline buffer allocates n + 1.
+constexpr std::uint64_t long_string(std::uint64_t n) { return n + 1; }
+
+TEST_F(ZeroCodeTests, EveryTestHasTheFiguresItsCodeMakes) {
+  const auto result = run(kSuite + " --allocgate_out=" + path("tests.json"));
+  EXPECT_EQ(result.code, 1) << result.output;  // Failures.* fails on purpose
+  const auto tests = by_name(read_json(path("tests.json")));
+
+  expect_figures(tests, "Strings.CopyOfALongString", {2, 2 * long_string(100), 0, 0});
+  expect_figures(tests, "Vectors.ReserveThenPush", {1, 10 * sizeof(int), 0, 0});
+  // SetUp's reserve and the body's string: not the fixture object itself.
+  expect_figures(tests, "QueueTest.SetUpAndBody", {2, 4 * sizeof(int) + long_string(50), 0, 0});
+  expect_figures(tests, "Sizes/SizeTest.AllocatesOnce/0", {1, 8, 0, 0});
+  expect_figures(tests, "Sizes/SizeTest.AllocatesOnce/1", {1, 64, 0, 0});
+  expect_figures(tests, "TypedTest/0.FourElements", {1, 4 * sizeof(int), 0, 0});
+  expect_figures(tests, "TypedTest/1.FourElements", {1, 4 * sizeof(double), 0, 0});
+  // SCOPED_TRACE's bookkeeping is GoogleTest's.
+  expect_figures(tests, "Traces.ScopedTraceIsGoogleTestsOwn", {1, 2 * sizeof(int), 0, 0});
+  // Built on the test's call and kept by the static: counted, not leaked.
+  expect_figures(tests, "Statics.BuiltOnFirstUseIsNotALeak", {1, long_string(64), 0, 0});
+  // The std::string object and its characters, both left live.
+  const std::uint64_t leaked_string = sizeof(std::string) + long_string(100);
+  expect_figures(tests, "Leaks.ADeliberateLeak", {2, leaked_string, leaked_string, 2});
+  // An older block of the same size freed: no net bytes, still a leak.
+  expect_figures(tests, "Leaks.FreesAnOlderBlockAndLeaksANewOne", {2, leaked_string, leaked_string, 2});
+  EXPECT_EQ(tests.at("Leaks.FreesAnOlderBlockAndLeaksANewOne").at("peak_bytes"), 0);
+  EXPECT_EQ(tests.at("Strings.CopyOfALongString").at("peak_bytes"), 2 * long_string(100));
+  EXPECT_EQ(tests.count("Skips.ASkippedTestIsNotACase"), 0u);
+  EXPECT_FALSE(tests.at("Strings.CopyOfALongString").contains("allocgate_test_failed"));
+}
+
+TEST_F(ZeroCodeTests, AThreadsAllocationsWhileTheTestRunsAreTheTests) {
+  allocgate::AllocationStats expected;
+  {
+    allocgate::ProcessAllocationScope scope;  // all threads, as the test's figures are
+    start_and_join_a_thread();
+    expected = scope.stats();
+  }
+  ASSERT_GT(expected.bytes_allocated, 100 * sizeof(int));  // the worker's vector, and the thread's own state
+  ASSERT_EQ(run(kSuite + " --gtest_filter=Threads.* --allocgate_out=" + path("t.json")).code, 0);
+  expect_figures(by_name(read_json(path("t.json"))), "Threads.AThreadsAllocationsAreTheTests",
+                 {expected.allocations, expected.bytes_allocated, 0, 0});
+}
+
+TEST_F(ZeroCodeTests, AFailedTestIsReportedWithItsFiguresAndMarked) {
+  // The text streamed into the failure is formatted by the test's own code
+  // (GoogleTest's inline templates): what it costs, derived as it is built.
+  std::uint64_t streamed = 0;
+  {
+    std::stringstream message;  // testing::Message's stream, made while paused
+    allocgate::AllocationScope scope;
+    message << "failed on purpose";
+    streamed = scope.stats().bytes_allocated;
+  }
+  run(kSuite + " --gtest_filter=Failures.* --allocgate_out=" + path("f.json"));
+  const auto tests = by_name(read_json(path("f.json")));
+  const json& failed = tests.at("Failures.AFailedTestIsReportedWithItsFigures");
+  EXPECT_EQ(failed.at("allocgate_test_failed"), true);
+  EXPECT_EQ(failed.at("bytes/op").get<std::uint64_t>(), long_string(40) + streamed);
+}
+
+TEST_F(ZeroCodeTests, ADeathTestsChildIsNotCounted) {
+  // In the parent, the test's code builds the assertion's matcher from its
+  // regex (GoogleTest's inline templates); the rest is GoogleTest's.
+  allocgate::AllocationStats matcher;
+  {
+    allocgate::AllocationScope scope;
+    const auto built = ::testing::internal::MakeDeathTestMatcher("dying");
+    matcher = scope.stats();
+  }
+  ASSERT_EQ(run(kSuite + " --gtest_filter=Death.* --allocgate_out=" + path("d.json")).code, 0);
+  const auto tests = by_name(read_json(path("d.json")));
+  // Not the child's 100000-byte vector; not GoogleTest's last death message, kept.
+  expect_figures(tests, "Death.TheChildsAllocationsAreNotTheParents",
+                 {matcher.allocations, matcher.bytes_allocated, 0, 0});
+}
+
+TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
+  const auto result = run(kSuite + " --gtest_filter=Leaks.*:Statics.*:Strings.* --allocgate_fail_on_leak");
+  EXPECT_EQ(result.code, 1) << result.output;
+  const std::string bytes = std::to_string(sizeof(std::string) + long_string(100));
+  EXPECT_NE(result.output.find("Leaks.ADeliberateLeak leaked " + bytes + " bytes in 2 blocks"), std::string::npos)
+      << result.output;
+  const std::string line = std::to_string(line_of(kSource, "new std::string(100, 'L')"));
+  EXPECT_NE(result.output.find("tests/zero_code/primer_style_test.cpp:" + line), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("[  FAILED  ] Leaks.FreesAnOlderBlockAndLeaksANewOne"), std::string::npos);
+  EXPECT_EQ(result.output.find("[  FAILED  ] Statics"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("[  FAILED  ] Strings"), std::string::npos) << result.output;
+  // The environment, for ctest.
+  EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Leaks.ADeliberateLeak").code, 1);
+  EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);
+}
+
+TEST_F(ZeroCodeTests, ShardsMergeIntoTheWholeRunAndTheGatePassesThemOnItsBounds) {
+  const std::string allocgate = ALLOCGATE_BIN;
+  const std::string filter = " --gtest_filter=-Failures.*:Death.*";
+  ASSERT_EQ(run(kSuite + filter + " --allocgate_out=" + path("whole.json")).code, 0);
+  ASSERT_EQ(run(allocgate + " diff " + path("whole.json") + " --bounds " + path("bounds.json") + " --update").code, 0);
+  for (int shard = 0; shard < 3; ++shard) {
+    const std::string env = "GTEST_TOTAL_SHARDS=3 GTEST_SHARD_INDEX=" + std::to_string(shard) +
+                            " ALLOCGATE_OUT=" + path("shard" + std::to_string(shard) + ".json ");
+    ASSERT_EQ(run(env + kSuite + filter).code, 0);
+  }
+  const auto merged = run(allocgate + " merge " + path("shard2.json") + " " + path("shard0.json") + " " +
+                          path("shard1.json") + " --out " + path("merged.json"));
+  ASSERT_EQ(merged.code, 0) << merged.output;
+  const auto gate = run(allocgate + " diff " + path("merged.json") + " --bounds " + path("bounds.json"));
+  EXPECT_EQ(gate.code, 0) << gate.output;
+  EXPECT_NE(gate.output.find("0 regression(s)"), std::string::npos) << gate.output;
+  EXPECT_NE(gate.output.find("0 case(s) without a bound, 0 bound(s) without a case"), std::string::npos) << gate.output;
+  // A shard left out is named, not merged into a report that looks whole.
+  const auto partial =
+      run(allocgate + " merge " + path("shard0.json") + " " + path("shard1.json") + " --out " + path("partial.json"));
+  EXPECT_EQ(partial.code, 2);
+  EXPECT_NE(partial.output.find("shard 3/3 is missing"), std::string::npos) << partial.output;
+}
+
+// As ctest runs a gtest_discover_tests binary: a process per test.
+TEST_F(ZeroCodeTests, ADirectoryGetsAReportPerProcessThatMergeJoins) {
+  std::filesystem::create_directories(path("reports"));
+  for (const char* test : {"Strings.*", "Vectors.*", "Sizes/*"}) {
+    ASSERT_EQ(run("ALLOCGATE_OUT=" + path("reports") + " " + kSuite + " --gtest_filter=" + test).code, 0);
+  }
+  const auto merged =
+      run(std::string(ALLOCGATE_BIN) + " merge " + path("reports") + "/*.json --out " + path("merged.json"));
+  ASSERT_EQ(merged.code, 0) << merged.output;
+  EXPECT_NE(merged.output.find("4 cases from 3 reports"), std::string::npos) << merged.output;
+  const json vectors = by_name(read_json(path("merged.json"))).at("Vectors.ReserveThenPush");  // allocgate's keys
+  EXPECT_EQ(vectors.at("allocs_per_op"), 1);
+  EXPECT_EQ(vectors.at("bytes_per_op"), 10 * sizeof(int));
+  EXPECT_EQ(vectors.at("leaked_bytes_per_op"), 0);
+}
+
+TEST_F(ZeroCodeTests, ARepeatedTestIsARunPerRepeat) {
+  ASSERT_EQ(run(kSuite + " --gtest_filter=Strings.* --gtest_repeat=3 --allocgate_out=" + path("r.json")).code, 0);
+  const json report = read_json(path("r.json"));
+  ASSERT_EQ(report.at("benchmarks").size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(report["benchmarks"][i]["repetition_index"], i);
+    EXPECT_EQ(report["benchmarks"][i]["allocs/op"], 2);
+  }
+}
+
+TEST_F(ZeroCodeTests, BadFlagsAndUnwritableReportsAreRefusedBeforeAnyTestRuns) {
+  const auto unknown = run(kSuite + " --allocgate_outt=x.json");
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_NE(unknown.output.find("unknown flag --allocgate_outt"), std::string::npos) << unknown.output;
+  const auto bad = run("ALLOCGATE_FAIL_ON_LEAK=maybe " + kSuite);
+  EXPECT_EQ(bad.code, 1);
+  EXPECT_NE(bad.output.find("ALLOCGATE_FAIL_ON_LEAK takes 1 or 0"), std::string::npos) << bad.output;
+  const auto unwritable = run(kSuite + " --allocgate_out=" + path("missing/dir/r.json"));
+  EXPECT_EQ(unwritable.code, 1);
+  EXPECT_NE(unwritable.output.find("cannot write"), std::string::npos) << unwritable.output;
+  EXPECT_EQ(unwritable.output.find("[ RUN      ]"), std::string::npos) << unwritable.output;
+}
+
+}  // namespace

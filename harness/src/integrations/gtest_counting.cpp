@@ -6,8 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -285,6 +290,24 @@ void install_counting() {
   } catch (const HookNotLinked& e) {
     std::cerr << e.what() << '\n';
     std::exit(2);
+  }
+  // A directory gets a report per process: ctest runs each test of a
+  // gtest_discover_tests binary as a process of its own, and `allocgate
+  // merge DIR/*.json` joins them.
+  if (std::string& out = counting_options().out; !out.empty() && std::filesystem::is_directory(out)) {
+    const std::vector<std::string> argv = ::testing::internal::GetArgvs();
+    const std::string program = argv.empty() ? "tests" : std::filesystem::path(argv.front()).filename().string();
+    out = (std::filesystem::path(out) / (program + "." + std::to_string(::getpid()) + ".json")).string();
+  }
+  // A report that cannot be written is said before the tests run, not after.
+  if (const std::string& out = counting_options().out; !out.empty()) {
+    std::filesystem::path directory = std::filesystem::path(out).parent_path();
+    if (directory.empty()) directory = ".";
+    if (::access(directory.c_str(), W_OK) != 0) {
+      std::cerr << "allocgate: --allocgate_out: " << files::terminal_text(out)
+                << ": cannot write: " << std::strerror(errno) << '\n';
+      std::exit(1);
+    }
   }
   g_listener = new CountingListener;
   ::testing::UnitTest::GetInstance()->listeners().Append(g_listener);  // owned by GoogleTest from here
