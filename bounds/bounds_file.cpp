@@ -79,6 +79,40 @@ Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
   return b;
 }
 
+Limit read_limit(simdjson::dom::element value, const std::string& source, std::size_t index) {
+  const std::string name = "[" + std::to_string(index) + "]";
+  const std::string toolchain = "limits";
+  const BoundPlace place{source, toolchain, name};
+  simdjson::dom::object entry;
+  if (value.get(entry) != simdjson::SUCCESS) throw files::InputError(place.str() + " is not an object");
+  Limit limit;
+  bool bounds_something = false;
+  for (const auto [key, field] : entry) {
+    std::optional<double>* figure = key == kAllocsPerOp        ? &limit.allocs_per_op
+                                    : key == kBytesPerOp       ? &limit.bytes_per_op
+                                    : key == kPeakBytes        ? &limit.peak_bytes
+                                    : key == kLeakedBytesPerOp ? &limit.leaked_bytes_per_op
+                                                               : nullptr;
+    if (figure != nullptr) {
+      *figure = non_negative(field, place, std::string(key).c_str());
+      bounds_something = true;
+    } else if (key == "cases" || key == "note") {
+      std::string_view text;
+      if (field.get(text) != simdjson::SUCCESS) {
+        throw files::InputError(place.str(std::string(key).c_str()) + " is not a string");
+      }
+      (key == "cases" ? limit.cases : limit.note) = text;
+    } else {
+      throw files::InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
+    }
+  }
+  if (!bounds_something) {
+    throw files::InputError(place.str() + " limits nothing: give it allocs_per_op, bytes_per_op, peak_bytes or " +
+                            kLeakedBytesPerOp);
+  }
+  return limit;
+}
+
 BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& source) {
   simdjson::dom::object json;
   if (root.get(json) != simdjson::SUCCESS) {
@@ -111,6 +145,12 @@ BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& sour
       const std::string name(name_key);
       section.emplace_hint(section.end(), name, read_bound(entry, BoundPlace{source, toolchain, name}));
     }
+  }
+  if (simdjson::dom::element limits; json.at_key("limits").get(limits) == simdjson::SUCCESS) {
+    simdjson::dom::array list;
+    if (limits.get(list) != simdjson::SUCCESS) throw files::InputError(source + ": limits is not an array");
+    for (const simdjson::dom::element limit : list)
+      bounds.limits.push_back(read_limit(limit, source, bounds.limits.size()));
   }
   return bounds;
 }
@@ -193,7 +233,18 @@ nlohmann::json to_json(const BoundsFile& bounds) {
     }
     toolchains[toolchain] = std::move(section);
   }
-  return nlohmann::json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
+  nlohmann::json json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
+  for (const Limit& limit : bounds.limits) {
+    nlohmann::json entry = nlohmann::json::object();
+    if (!limit.cases.empty()) entry["cases"] = limit.cases;
+    if (limit.allocs_per_op) entry[kAllocsPerOp] = files::json_number(*limit.allocs_per_op);
+    if (limit.bytes_per_op) entry[kBytesPerOp] = files::json_number(*limit.bytes_per_op);
+    if (limit.peak_bytes) entry[kPeakBytes] = files::json_number(*limit.peak_bytes);
+    if (limit.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*limit.leaked_bytes_per_op);
+    if (!limit.note.empty()) entry["note"] = limit.note;
+    json["limits"].push_back(std::move(entry));
+  }
+  return json;
 }
 
 }  // namespace allocgate::bounds

@@ -6,7 +6,9 @@
 //   {"allocgate_bounds_version": 1,
 //    "toolchains": {"gcc-12-libstdc++-12": {
 //        "xml_listing/optimized/1000": {"allocs_per_op": 0, "note": "why it matters"},
-//        "log_report/v3/2000": {"allocs_per_op": 73, "tolerance": 2, "bytes_per_op": 4567}}}}
+//        "log_report/v3/2000": {"allocs_per_op": 73, "tolerance": 2, "bytes_per_op": 4567}}},
+//    "limits": [{"leaked_bytes_per_op": 0, "note": "no test leaks"},
+//               {"cases": "Cache\\..*", "peak_bytes": 65536}]}
 #pragma once
 
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,8 +38,21 @@ struct Bound {
 
 using ToolchainBounds = std::map<std::string, Bound>;  // by case name
 
+/// A rule for a whole suite, in every toolchain: each figure it sets is a
+/// most for every case whose name `cases` matches, unless the case's own
+/// bound sets that figure. "No test leaks" is {"leaked_bytes_per_op": 0}.
+struct Limit {
+  std::string cases;  ///< an RE2 pattern the whole name must match; empty: every case
+  std::optional<double> allocs_per_op;
+  std::optional<double> bytes_per_op;
+  std::optional<double> peak_bytes;
+  std::optional<double> leaked_bytes_per_op;
+  std::string note;
+};
+
 struct BoundsFile {
   std::map<std::string, ToolchainBounds> toolchains;
+  std::vector<Limit> limits;  ///< in the file's order; --update keeps them as they are
 };
 
 /// Throws InputError naming the file and the problem.

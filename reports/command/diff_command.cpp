@@ -8,6 +8,7 @@
 
 #include "bounds_file.h"
 #include "escape.h"
+#include "filter.h"
 #include "gate.h"
 #include "input_error.h"
 #include "io.h"
@@ -72,8 +73,24 @@ int diff(const Options& o) {
                             "--update --bounds " +
                             o.bounds_file + " " + o.report + " (then commit it)");
   }
-  const reports::GateResult result =
-      reports::evaluate(std::move(report), bounds::read_bounds(o.bounds_file), toolchain, o.bounds_file);
+  const bounds::BoundsFile bounds = bounds::read_bounds(o.bounds_file);
+  // Each limit's `cases`, an RE2 pattern the whole name matches.
+  std::vector<std::shared_ptr<reports::NameFilter>> filters;
+  std::vector<reports::LimitScope> scopes;
+  for (const bounds::Limit& limit : bounds.limits) {
+    if (limit.cases.empty()) {
+      scopes.emplace_back([](std::string_view) { return true; });
+      continue;
+    }
+    try {
+      filters.push_back(std::make_shared<reports::NameFilter>("^(?:" + limit.cases + ")$"));
+    } catch (const files::InputError& e) {
+      throw files::InputError(o.bounds_file + ": limits: cases '" + files::terminal_text(limit.cases) +
+                              "' is not an RE2 pattern (" + e.what() + ")");
+    }
+    scopes.emplace_back([f = filters.back()](std::string_view name) { return f->matches(name); });
+  }
+  const reports::GateResult result = reports::evaluate(std::move(report), bounds, toolchain, o.bounds_file, scopes);
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
     reports::print_github_annotations(std::cout, result);
   }

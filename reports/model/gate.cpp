@@ -111,6 +111,50 @@ GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
   return row;
 }
 
+// The suite-wide limits the case falls under, each figure its own bound
+// does not set: "leaked_bytes_per_op 133 > limit 0 (every case: no test leaks)".
+void apply_limits(GateRow& row, const std::vector<bounds::Limit>& limits, const std::vector<LimitScope>& scopes) {
+  if (!row.measured || (row.status != Status::ok && row.status != Status::improved && row.status != Status::unbounded))
+    return;
+  const CaseResult& measured = *row.measured;
+  const std::optional<bounds::Bound>& own = row.bound;
+  bool allocs_limited = false;
+  for (std::size_t i = 0; i < limits.size(); ++i) {
+    const bounds::Limit& limit = limits[i];
+    if (!scopes[i](measured.name)) continue;
+    const std::string whose = (limit.cases.empty() ? std::string("every case") : "cases matching " + limit.cases) +
+                              (limit.note.empty() ? std::string() : ": " + limit.note);
+    const auto over = [&](const std::optional<double>& most, const std::optional<double>& figure, bool own_sets,
+                          const char* what) {
+      if (!most || own_sets) return false;
+      if (!figure) {
+        row.status = Status::unmeasured;
+        row.detail = std::string(what) + " is limited (" + files::exact(*most) + ", " + whose +
+                     ") but the report does not know it";
+        return true;
+      }
+      if (*figure <= *most) return false;
+      row.status = Status::regression;
+      row.detail =
+          std::string(what) + " " + files::exact(*figure) + " > limit " + files::exact(*most) + " (" + whose + ")";
+      return true;
+    };
+    const std::optional<double> allocs = measured.allocs_per_op;
+    if (over(limit.allocs_per_op, allocs, own.has_value(), "allocs/op") ||
+        over(limit.bytes_per_op, measured.bytes_per_op, own && own->bytes_per_op, "bytes/op") ||
+        over(limit.peak_bytes, measured.peak_bytes, own && own->peak_bytes, "peak_bytes") ||
+        over(limit.leaked_bytes_per_op, measured.leaked_bytes_per_op, own && own->leaked_bytes_per_op,
+             "leaked_bytes_per_op")) {
+      return;
+    }
+    allocs_limited = allocs_limited || limit.allocs_per_op.has_value();
+  }
+  if (row.status == Status::unbounded && allocs_limited) {
+    row.status = Status::ok;  // a limit is its bound
+    row.detail = "within the suite's limits";
+  }
+}
+
 std::string cell(const std::optional<double>& value) { return value ? files::readable(*value) : "-"; }
 
 // A row's bound, measured allocs/op, delta and bytes/op as a table shows
@@ -147,7 +191,8 @@ bool GateResult::failed(bool strict) const {
 }
 
 GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
-                    const std::string& bounds_source) {
+                    const std::string& bounds_source, const std::vector<LimitScope>& scopes) {
+  if (scopes.size() != bounds.limits.size()) throw std::logic_error("evaluate: a scope per limit");
   const auto section = bounds.toolchains.find(toolchain);
   if (section == bounds.toolchains.end()) {
     std::string known;
@@ -207,6 +252,9 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
   for (; bound != bounded.end(); ++bound) {
     result.rows.push_back(
         {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
+  }
+  if (!bounds.limits.empty()) {
+    for (GateRow& row : result.rows) apply_limits(row, bounds.limits, scopes);
   }
 
   // Sorted by status, names in order within each (numbers by value:

@@ -6,9 +6,11 @@
 // bounded.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bounds_file.h"
@@ -51,11 +53,18 @@ struct GateResult {
   bool failed(bool strict) const;
 };
 
+/// Whether a case's name is one a limit of the bounds file covers (its
+/// `cases` pattern, which the command matches with RE2).
+using LimitScope = std::function<bool(std::string_view name)>;
+
 /// Throws InputError when bounds has no section for the toolchain. Takes the
 /// report by value: its cases move into the rows (pass it with std::move
-/// when it is not needed after).
+/// when it is not needed after). `scopes` has one entry per bounds.limits,
+/// in order: a case a limit covers fails it by any figure over the limit
+/// that its own bound does not set, and an unbounded case that a limit's
+/// allocs_per_op covers is bounded by it.
 GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
-                    const std::string& bounds_source);
+                    const std::string& bounds_source, const std::vector<LimitScope>& scopes = {});
 
 /// Regressions first, one line each, then a compact table and a summary line.
 void print_text(std::ostream& out, const GateResult& result);

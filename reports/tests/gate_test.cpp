@@ -428,3 +428,72 @@ TEST(Gate, PeakAndLeakBoundsAreGatedAndAnUnknownFigureIsNotZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// Scopes as the command makes them, by the name's prefix here.
+std::vector<LimitScope> prefix_scopes(const BoundsFile& bounds) {
+  std::vector<LimitScope> scopes;
+  for (const Limit& limit : bounds.limits) {
+    scopes.emplace_back(
+        [prefix = limit.cases](std::string_view name) { return name.substr(0, prefix.size()) == prefix; });
+  }
+  return scopes;
+}
+
+TEST(Gate, ASuiteWideLimitHoldsEveryCaseItCoversUnlessItsOwnBoundSaysOtherwise) {
+  BoundsFile bounds =
+      bounds_from_json(json{{"allocgate_bounds_version", 1},
+                            {"toolchains",
+                             {{"tc",
+                               {{"T.owns_leak", {{"allocs_per_op", 2}, {"leaked_bytes_per_op", 200}}},
+                                {"T.bounded", {{"allocs_per_op", 2}}}}}}},
+                            {"limits", json::array({{{"leaked_bytes_per_op", 0}, {"note", "no test leaks"}},
+                                                    {{"cases", "U."}, {"allocs_per_op", 3}, {"peak_bytes", 100}}})}},
+                       "bounds.json");
+  const Report report = report_of(json::array({
+      {{"name", "T.owns_leak"}, {"allocs_per_op", 2}, {"leaked_bytes_per_op", 133}},  // its own bound allows it
+      {{"name", "T.bounded"}, {"allocs_per_op", 2}, {"leaked_bytes_per_op", 133}},    // the limit does not
+      {{"name", "T.clean"}, {"allocs_per_op", 9}, {"leaked_bytes_per_op", 0}},        // no bound, no leak
+      {{"name", "U.within"}, {"allocs_per_op", 3}, {"peak_bytes", 100}, {"leaked_bytes_per_op", 0}},
+      {{"name", "U.over"}, {"allocs_per_op", 4}, {"peak_bytes", 10}, {"leaked_bytes_per_op", 0}},
+      {{"name", "U.peaks"}, {"allocs_per_op", 1}, {"peak_bytes", 101}, {"leaked_bytes_per_op", 0}},
+      {{"name", "U.unknown"}, {"allocs_per_op", 1}, {"leaked_bytes_per_op", 0}},  // peak not measured
+  }));
+  const GateResult r = evaluate(report, bounds, "tc", "bounds.json", prefix_scopes(bounds));
+  EXPECT_EQ(row(r, "T.owns_leak").status, Status::ok);
+  EXPECT_EQ(row(r, "T.bounded").status, Status::regression);
+  EXPECT_EQ(row(r, "T.bounded").detail, "leaked_bytes_per_op 133 > limit 0 (every case: no test leaks)");
+  EXPECT_EQ(row(r, "T.clean").status, Status::unbounded);  // no limit bounds its allocations
+  EXPECT_EQ(row(r, "U.within").status, Status::ok);        // the limit is its bound
+  EXPECT_EQ(row(r, "U.over").status, Status::regression);
+  EXPECT_EQ(row(r, "U.over").detail, "allocs/op 4 > limit 3 (cases matching U.)");
+  EXPECT_EQ(row(r, "U.peaks").detail, "peak_bytes 101 > limit 100 (cases matching U.)");
+  EXPECT_EQ(row(r, "U.unknown").status, Status::unmeasured);
+  EXPECT_TRUE(r.failed(false));
+
+  // --update keeps the limits, and writes them back as they were read.
+  std::vector<std::string> changes, refused;
+  const BoundsFile updated = update_bounds(bounds, report, "tc", false, changes, refused);
+  EXPECT_EQ(to_json(updated)["limits"], to_json(bounds)["limits"]);
+  EXPECT_EQ(to_json(bounds)["limits"][1], json({{"cases", "U."}, {"allocs_per_op", 3}, {"peak_bytes", 100}}));
+}
+
+TEST(Gate, ALimitThatLimitsNothingOrIsMisspeltIsRefused) {
+  const auto error = [](const json& limits) {
+    try {
+      bounds_from_json(json{{"allocgate_bounds_version", 1}, {"toolchains", json::object()}, {"limits", limits}}, "b");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(read)");
+  };
+  EXPECT_EQ(error(json::array({{{"cases", "x"}}})),
+            "b: limits [0] limits nothing: give it allocs_per_op, bytes_per_op, peak_bytes or leaked_bytes_per_op");
+  EXPECT_EQ(error(json::array({{{"leaked_bytes", 0}}})), "b: limits [0] has an unknown field 'leaked_bytes'");
+  EXPECT_EQ(error(json::object()), "b: limits is not an array");
+  EXPECT_EQ(error(json::array({{{"peak_bytes", -1}}})),
+            "b: limits [0].peak_bytes must be a finite number >= 0, not -1");
+}
+
+}  // namespace

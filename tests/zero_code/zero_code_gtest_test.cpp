@@ -188,6 +188,32 @@ TEST_F(ZeroCodeTests, ADirectoryGetsAReportPerProcessThatMergeJoins) {
   EXPECT_EQ(vectors.at("leaked_bytes_per_op"), 0);
 }
 
+TEST_F(ZeroCodeTests, ABoundsFileLimitGatesEveryTestWithoutListingThem) {
+  const std::string allocgate = ALLOCGATE_BIN;
+  ASSERT_EQ(run(kSuite + " --gtest_filter=Leaks.*:Statics.*:Strings.* --allocgate_out=" + path("t.json")).code, 0);
+  const std::string toolchain = read_json(path("t.json")).at("context").at("allocgate_toolchain");
+  json bounds = {{"allocgate_bounds_version", 1}, {"toolchains", {{toolchain, json::object()}}}};
+  bounds["limits"] = json::array(
+      {{{"leaked_bytes_per_op", 0}, {"note", "no test leaks"}}, {{"cases", "Strings\\..*"}, {"allocs_per_op", 2}}});
+  std::ofstream(path("bounds.json")) << bounds.dump();
+  const auto gate = run(allocgate + " diff " + path("t.json") + " --bounds " + path("bounds.json"));
+  EXPECT_EQ(gate.code, 1) << gate.output;
+  const std::string leaked = std::to_string(sizeof(std::string) + long_string(100));
+  EXPECT_NE(gate.output.find("REGRESSION Leaks.ADeliberateLeak: leaked_bytes_per_op " + leaked +
+                             " > limit 0 (every case: no test leaks)"),
+            std::string::npos)
+      << gate.output;
+  EXPECT_NE(gate.output.find("REGRESSION Leaks.FreesAnOlderBlockAndLeaksANewOne"), std::string::npos);
+  EXPECT_EQ(gate.output.find("REGRESSION Statics"), std::string::npos) << gate.output;
+  EXPECT_EQ(gate.output.find("REGRESSION Strings"), std::string::npos) << gate.output;  // 2 allocs: within
+  // A pattern that is not RE2 is refused in one line, naming it.
+  bounds["limits"] = json::array({{{"cases", "("}, {"allocs_per_op", 0}}});
+  std::ofstream(path("bad.json")) << bounds.dump();
+  const auto refused = run(allocgate + " diff " + path("t.json") + " --bounds " + path("bad.json"));
+  EXPECT_EQ(refused.code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("limits: cases '(' is not an RE2 pattern"), std::string::npos) << refused.output;
+}
+
 TEST_F(ZeroCodeTests, ARepeatedTestIsARunPerRepeat) {
   ASSERT_EQ(run(kSuite + " --gtest_filter=Strings.* --gtest_repeat=3 --allocgate_out=" + path("r.json")).code, 0);
   const json report = read_json(path("r.json"));
