@@ -72,6 +72,23 @@ TEST(CaptureSites, NamesFunctionFileAndLineOfEachSite) {
   EXPECT_EQ(profile.sites_by_bytes().front().where.function, large->where.function);
 }
 
+TEST(CaptureSites, RestartForgetsWhatWasCapturedAndCapturesAgain) {
+  CaptureSites capture(16);
+  small_blocks(20);  // more stacks than one region needs: all in one slot
+  one_large_block();
+  capture.restart();
+  one_large_block();
+  one_large_block();
+  capture.stop();
+  small_blocks(3);  // stopped: not captured
+  const allocgate::SiteProfile profile = capture.profile();
+  EXPECT_EQ(profile.allocations, 2u) << profile.top(10);
+  EXPECT_EQ(profile.bytes, 8000u);
+  ASSERT_EQ(profile.sites.size(), 1u) << profile.top(10);
+  EXPECT_EQ(profile.sites[0].where.line, g_large_line);
+  EXPECT_EQ(profile.sites[0].temporary, 2u);  // each freed before the next allocation
+}
+
 TEST(CaptureSites, RemovesTheHarnessFramesAndKeepsTheWholeStack) {
   CaptureSites capture;
   small_blocks(1);

@@ -108,6 +108,11 @@ class CaptureSites {
   /// Stops capturing; later calls do nothing.
   void stop() noexcept;
 
+  /// Forgets what was captured and captures again from here, on the calling
+  /// thread, keeping the table and the unwinder's cached rules: one capture
+  /// for many short regions (a test each) costs no table per region.
+  void restart();
+
   /// Symbolizes what was captured (DWARF line tables through libdw) and
   /// removes the harness's own frames, and the outer frames each stack
   /// shares with the capture's callers: a stack begins at the function that
@@ -122,6 +127,7 @@ class CaptureSites {
   SiteProfile profile(std::string_view source_root = {}) const;
 
  private:
+  void begin();  // starts capturing on the calling thread
   friend SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root);
   std::unique_ptr<detail::StackTable> table_;
   std::vector<unsigned char> storage_;

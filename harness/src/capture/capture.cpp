@@ -41,6 +41,10 @@ CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {
   // do that here, not inside the hook.
   void* warm[2];
   backtrace(warm, 2);
+  begin();
+}
+
+void CaptureSites::begin() {
   table_->caller_depth = detail::backtrace_stack(table_->callers, detail::kMaxUnwindFrames);
   // Every stack captured from here on passes through this one's callers:
   // walked once now, joined by each captured stack instead of walked again.
@@ -50,6 +54,18 @@ CaptureSites::CaptureSites(std::size_t max_stacks, Unwinder unwinder) {
   t.capture = table_.get();
   t.refresh_mode();
   active_ = true;
+}
+
+void CaptureSites::restart() {
+  stop();
+  PauseCounting pause;
+  for (std::size_t i = 0; i < table_->capacity; ++i) {
+    if (table_->slots[i].hash != 0) table_->slots[i] = detail::CapturedStack{};
+  }
+  table_->dropped = 0;
+  table_->last_slot = nullptr;
+  table_->last_block = nullptr;
+  begin();
 }
 
 CaptureSites::~CaptureSites() {

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // The table of tracked blocks: open addressing on the block's address, with
-// tombstones, doubled when it is half full. Its memory comes from
+// tombstones, doubled when it is half full. Each start begins a generation:
+// a slot of an older one is empty, so a test's start clears nothing (a
+// memset of the table per test was most of the cost of counting a suite of
+// small tests). Its memory comes from
 // allocgate_new_malloc, the C allocator operator new itself uses, so the table
 // is never counted and never re-enters the hook.
 
@@ -20,11 +23,20 @@ namespace {
 void* const kTombstone = reinterpret_cast<void*>(std::uintptr_t{1});
 constexpr std::size_t kInitialCapacity = 1024;
 
-struct Table {
-  TrackedBlock* slots = nullptr;
-  std::size_t capacity = 0;  // a power of two
-  std::size_t used = 0;      // live entries and tombstones
+struct Slot {
+  TrackedBlock entry;
+  std::uint64_t generation = 0;
 };
+
+struct Table {
+  Slot* slots = nullptr;
+  std::size_t capacity = 0;      // a power of two
+  std::size_t used = 0;          // this generation's live entries and tombstones
+  std::uint64_t generation = 1;  // slots are zeroed with 0: never current
+  LiveTotals live;               // of this generation's counted blocks not kept by a static
+};
+
+bool leakable(const TrackedBlock& b) noexcept { return b.counted && !b.kept_by_static; }
 
 constinit Table g_table{};
 constinit std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
@@ -78,24 +90,30 @@ std::size_t slot_of(const void* block, std::size_t capacity) noexcept {
   return static_cast<std::size_t>(h >> 20) & (capacity - 1);
 }
 
+// Whether a slot holds nothing of this generation: free for an insert, the
+// end of a lookup's probe.
+bool vacant(const Slot& slot) noexcept { return slot.generation != g_table.generation || slot.entry.block == nullptr; }
+
 // Reallocates the table at `capacity`, dropping tombstones. False when the C
 // allocator has no memory: the table keeps its size and tracking goes on
 // without the new block (its free will be counted as an older block's).
 bool rebuild(std::size_t capacity) noexcept {
-  auto* slots = static_cast<TrackedBlock*>(allocgate_new_malloc(capacity * sizeof(TrackedBlock)));
+  auto* slots = static_cast<Slot*>(allocgate_new_malloc(capacity * sizeof(Slot)));
   if (slots == nullptr) return false;
-  std::memset(static_cast<void*>(slots), 0, capacity * sizeof(TrackedBlock));
+  std::memset(static_cast<void*>(slots), 0, capacity * sizeof(Slot));
   std::size_t used = 0;
   for (std::size_t i = 0; i < g_table.capacity; ++i) {
-    const TrackedBlock& b = g_table.slots[i];
-    if (b.block == nullptr || b.block == kTombstone) continue;
-    std::size_t j = slot_of(b.block, capacity);
-    while (slots[j].block != nullptr) j = (j + 1) & (capacity - 1);
-    slots[j] = b;
+    const Slot& s = g_table.slots[i];
+    if (vacant(s) || s.entry.block == kTombstone) continue;
+    std::size_t j = slot_of(s.entry.block, capacity);
+    while (slots[j].entry.block != nullptr) j = (j + 1) & (capacity - 1);
+    slots[j] = s;
     ++used;
   }
   allocgate_new_free(g_table.slots);
-  g_table = Table{slots, capacity, used};
+  g_table.slots = slots;
+  g_table.capacity = capacity;
+  g_table.used = used;
   return true;
 }
 
@@ -106,9 +124,13 @@ void insert(const TrackedBlock& entry) noexcept {
   }
   const std::size_t mask = g_table.capacity - 1;
   std::size_t i = slot_of(entry.block, g_table.capacity);
-  while (g_table.slots[i].block != nullptr && g_table.slots[i].block != kTombstone) i = (i + 1) & mask;
-  if (g_table.slots[i].block == nullptr) ++g_table.used;
-  g_table.slots[i] = entry;
+  while (!vacant(g_table.slots[i]) && g_table.slots[i].entry.block != kTombstone) i = (i + 1) & mask;
+  if (vacant(g_table.slots[i])) ++g_table.used;
+  g_table.slots[i] = Slot{entry, g_table.generation};
+  if (leakable(entry)) {
+    ++g_table.live.blocks;
+    g_table.live.bytes += entry.size;
+  }
 }
 
 }  // namespace
@@ -117,9 +139,9 @@ void start_tracking_blocks() noexcept {
   register_fork_handlers();
   {
     const Locked locked;
-    if (g_table.slots != nullptr)
-      std::memset(static_cast<void*>(g_table.slots), 0, g_table.capacity * sizeof(TrackedBlock));
+    ++g_table.generation;  // every slot vacant at once
     g_table.used = 0;
+    g_table.live = LiveTotals{};
   }
   hook_flags().fetch_or(kTrackingBlocks, std::memory_order_seq_cst);
 }
@@ -146,11 +168,15 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept {
   const std::size_t mask = g_table.capacity - 1;
   for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
        i = (i + 1) & mask, ++probes) {
-    TrackedBlock& b = g_table.slots[i];
-    if (b.block == nullptr) return false;
-    if (b.block != block) continue;
-    found = b;
-    b = TrackedBlock{kTombstone, 0, nullptr, false, false};
+    Slot& slot = g_table.slots[i];
+    if (vacant(slot)) return false;
+    if (slot.entry.block != block) continue;
+    found = slot.entry;
+    if (leakable(found)) {
+      --g_table.live.blocks;
+      g_table.live.bytes -= found.size;
+    }
+    slot.entry = TrackedBlock{kTombstone, 0, nullptr, false, false};
     return true;
   }
   return false;
@@ -158,15 +184,14 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept {
 
 LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
   const Locked locked;
-  LiveTotals totals;
+  // Kept as blocks come and go: a test without leaks is not a walk of the table.
+  if (visit == nullptr || g_table.live.blocks == 0) return g_table.live;
   for (std::size_t i = 0; i < g_table.capacity; ++i) {
-    const TrackedBlock& b = g_table.slots[i];
-    if (b.block == nullptr || b.block == kTombstone || !b.counted || b.kept_by_static) continue;
-    ++totals.blocks;
-    totals.bytes += b.size;
-    if (visit != nullptr) visit(b, data);
+    if (vacant(g_table.slots[i])) continue;
+    const TrackedBlock& b = g_table.slots[i].entry;
+    if (b.block != kTombstone && leakable(b)) visit(b, data);
   }
-  return totals;
+  return g_table.live;
 }
 
 }  // namespace allocgate::detail
