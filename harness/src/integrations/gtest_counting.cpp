@@ -168,7 +168,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       const SiteProfile live = allocgate::detail::live_profile(*capture_, counting_options().source_root);
       if (!live.sites.empty()) message << ", held by:\n" << live.top(5, true);
       if (live.allocations < leaked.blocks) {
-        message << "\n  " << leaked.blocks - live.allocations << " of the blocks were allocated by other threads";
+        message << "\n  " << leaked.blocks - live.allocations
+                << " of the blocks have no stack: allocated by another thread, or past the capture's table";
       }
     }
     GTEST_MESSAGE_AT_(info.file(), info.line(), message.str().c_str(), ::testing::TestPartResult::kNonFatalFailure);
