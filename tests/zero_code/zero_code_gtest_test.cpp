@@ -214,6 +214,12 @@ TEST_F(ZeroCodeTests, ABoundsFileLimitGatesEveryTestWithoutListingThem) {
   EXPECT_NE(refused.output.find("limits: cases '(' is not an RE2 pattern"), std::string::npos) << refused.output;
 }
 
+TEST_F(ZeroCodeTests, ListingTheTestsWritesNoReport) {
+  const auto listed = run(kSuite + " --gtest_list_tests --allocgate_out=" + path("l.json"));
+  EXPECT_EQ(listed.code, 0) << listed.output;
+  EXPECT_FALSE(std::filesystem::exists(path("l.json")));
+}
+
 TEST_F(ZeroCodeTests, ARepeatedTestIsARunPerRepeat) {
   ASSERT_EQ(run(kSuite + " --gtest_filter=Strings.* --gtest_repeat=3 --allocgate_out=" + path("r.json")).code, 0);
   const json report = read_json(path("r.json"));

@@ -19,6 +19,7 @@
 #include <optional>
 #include <sstream>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -124,14 +125,17 @@ class CountingListener : public ::testing::EmptyTestEventListener {
         capture_ = std::make_unique<CaptureSites>(options.sites ? 4096 : 256);
       }
     }
+    test_thread_ = std::this_thread::get_id();
     allocgate::detail::start_tracking_blocks();
     allocgate::detail::disown_block(fixture, 0);  // GoogleTest's factory made it: not the test's, nor its free
     scope_.emplace();
   }
 
-  // Pauses the calling thread until the test ends (death_test_started).
+  // Pauses the test's thread until the test ends (death_test_started). A
+  // death assertion on another thread is counted: its pause could not be
+  // ended on the thread that made it.
   void pause_to_the_end() {
-    if (scope_ && !paused_to_end_) paused_to_end_.emplace();
+    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) paused_to_end_.emplace();
   }
 
   void OnTestEnd(const ::testing::TestInfo& info) override {
@@ -179,6 +183,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::unique_ptr<CaptureSites> capture_;
   std::optional<ProcessAllocationScope> scope_;
   std::optional<PauseCounting> paused_to_end_;
+  std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
 };
 
 CountingListener* g_listener = nullptr;
@@ -335,7 +340,8 @@ bool write_counted_report() {
   const std::string& out = counting_options().out;
   // A death test's child, run anew as GoogleTest's "threadsafe" style does,
   // is not the run the report is of.
-  if (out.empty() || !GTEST_FLAG_GET(internal_run_death_test).empty()) return true;
+  // --gtest_list_tests (ctest's gtest_discover_tests) runs nothing to report.
+  if (out.empty() || !GTEST_FLAG_GET(internal_run_death_test).empty() || GTEST_FLAG_GET(list_tests)) return true;
   try {
     files::write_file_atomically(out, report_json().dump(2) + "\n");
   } catch (const std::exception& e) {
