@@ -139,8 +139,7 @@ void apply_limits(GateRow& row, const std::vector<bounds::Limit>& limits, const 
           std::string(what) + " " + files::exact(*figure) + " > limit " + files::exact(*most) + " (" + whose + ")";
       return true;
     };
-    const std::optional<double> allocs = measured.allocs_per_op;
-    if (over(limit.allocs_per_op, allocs, own.has_value(), "allocs/op") ||
+    if (over(limit.allocs_per_op, measured.allocs_per_op, own.has_value(), "allocs/op") ||
         over(limit.bytes_per_op, measured.bytes_per_op, own && own->bytes_per_op, "bytes/op") ||
         over(limit.peak_bytes, measured.peak_bytes, own && own->peak_bytes, "peak_bytes") ||
         over(limit.leaked_bytes_per_op, measured.leaked_bytes_per_op, own && own->leaked_bytes_per_op,

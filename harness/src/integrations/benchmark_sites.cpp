@@ -12,6 +12,7 @@
 #include "allocgate/guards.h"
 #include "capture/site_summary.h"
 #include "escape.h"
+#include "integrations/flag_value.h"
 #include "json_file.h"
 
 namespace allocgate::benchmark::detail {
@@ -33,12 +34,7 @@ Registry& registry() {
   return r;
 }
 
-// "--name=value" or "--name": the value, or nullptr when arg is another flag.
-const char* flag_value(std::string_view arg, std::string_view name) {
-  if (arg.substr(0, name.size()) != name) return nullptr;
-  if (arg.size() == name.size()) return "";
-  return arg[name.size()] == '=' ? arg.data() + name.size() + 1 : nullptr;
-}
+using integrations::flag_value;
 
 // The captures' summary per iteration, as every report holds it.
 site_summary::Summary summary(const Captured& c) {

@@ -34,18 +34,14 @@
 #include "counting/thread_state.h"
 #include "escape.h"
 #include "input_error.h"
+#include "integrations/flag_value.h"
 #include "integrations/git_context.h"
 #include "json_file.h"
 
 namespace allocgate::testing::detail {
 namespace {
 
-// "--name=value" or "--name": the value, or nullptr when arg is another flag.
-const char* flag_value(std::string_view arg, std::string_view name) {
-  if (arg.substr(0, name.size()) != name) return nullptr;
-  if (arg.size() == name.size()) return "";
-  return arg[name.size()] == '=' ? arg.data() + name.size() + 1 : nullptr;
-}
+using integrations::flag_value;
 
 // A switch's value: "" (the flag alone), true/1 or false/0.
 std::optional<bool> switch_value(std::string_view value) {
