@@ -371,6 +371,8 @@ TextTable bounds_table(const GateResult& result, bool markdown) {
     RowCells c = cells_of(row);
     std::string status = label(row.status);
     if (markdown && fails(row)) status = "**" + status + "**";
+    // A failed test's figures gate as any other's; the table says it failed.
+    if (row.measured && row.measured->test_failed) status += ", test failed";
     table.add_row({markdown ? files::markdown_code(row.name) : files::terminal_text(row.name), std::move(c.bound),
                    std::move(c.measured), std::move(c.delta), std::move(c.bytes), std::move(status)});
   }

@@ -74,5 +74,6 @@ inline constexpr const char* kLeakedBytesPerOpCounter = allocgate::keys::kLeaked
 inline constexpr const char* kNsPerOpRepetitions = "ns_per_op_repetitions";  ///< each repetition's, smallest first
 inline constexpr const char* kOutputSha256 = "output_sha256";
 inline constexpr const char* kEqualToReference = "equal_to_reference";
+inline constexpr const char* kTestFailed = allocgate::keys::kTestFailed;  ///< a GoogleTest test that failed
 
 }  // namespace allocgate::reports::keys

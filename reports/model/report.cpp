@@ -156,6 +156,14 @@ class Reader {
     return static_cast<std::uint64_t>(*value);
   }
 
+  /// true or false; absent is false.
+  bool flag(const char* key) const {
+    const auto it = field(entry_, key);
+    bool value = false;
+    if (it && it->get(value) != simdjson::SUCCESS) fail(label() + ": " + key + " is not true or false");
+    return value;
+  }
+
   std::string_view text(const char* key) const {
     const auto it = field(entry_, key);
     if (!it || it->is_null()) return {};
@@ -319,6 +327,7 @@ CaseResult read_case(const Reader& r, object entry, FramePool& frames) {
     if (it->get(equal) != simdjson::SUCCESS) r.fail(c.name + ": equal_to_reference is not true or false");
     c.equal_to_reference = equal;
   }
+  c.test_failed = r.flag(k::kTestFailed);
   read_sites(r, entry, c, frames);
   return c;
 }
@@ -357,6 +366,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
       }
       c.iterations = sum;
     }
+    if (r.flag(k::kTestFailed)) c.test_failed = true;  // in any repeat
     if (c.sites.empty()) read_sites(r, entry, c, frames);  // --allocgate_sites writes them into every repetition
     if (const auto t = r.nanoseconds(k::kRealTime)) real_ns.push_back(*t);
     if (const auto t = r.nanoseconds(k::kCpuTime)) cpu_ns.push_back(*t);
@@ -596,6 +606,7 @@ nlohmann::json case_json(const CaseResult& c) {
   if (c.leaked_bytes_per_op) entry[k::kLeakedBytesPerOp] = files::json_number(*c.leaked_bytes_per_op);
   if (!c.output_sha256.empty()) entry[k::kOutputSha256] = c.output_sha256;
   if (c.equal_to_reference) entry[k::kEqualToReference] = *c.equal_to_reference;
+  if (c.test_failed) entry[k::kTestFailed] = true;
   if (!c.sites.empty()) entry[k::kSites] = site_summary::sites_json(c.sites);
   if (!c.stacks.empty()) entry[k::kStacks] = site_summary::stacks_json(c.stacks);
   return entry;

@@ -57,6 +57,7 @@ struct CaseResult {
   std::optional<std::int64_t> iterations;  ///< summed over the repetitions
   std::string output_sha256;
   std::optional<bool> equal_to_reference;
+  bool test_failed = false;          ///< a GoogleTest test that failed (allocgate::gtest's reports)
   std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
   std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
 };

@@ -25,6 +25,7 @@ using allocgate::reports::testing::ScratchDirTest;
 using nlohmann::json;
 
 const std::string kSuite = PRIMER_TESTS;
+const std::string kKeptSuite = KEPT_TESTS;
 const std::string kSource = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/primer_style_test.cpp";
 
 json read_json(const std::string& file) {
@@ -114,6 +115,14 @@ TEST_F(ZeroCodeTests, AFailedTestIsReportedWithItsFiguresAndMarked) {
   const json& failed = tests.at("Failures.AFailedTestIsReportedWithItsFigures");
   EXPECT_EQ(failed.at("allocgate_test_failed"), true);
   EXPECT_EQ(failed.at("bytes/op").get<std::uint64_t>(), long_string(40) + streamed);
+  // The gate's table says so beside the figures it gates.
+  const std::string allocgate = ALLOCGATE_BIN;
+  const std::string gate = allocgate + " diff " + path("f.json") + " --bounds " + path("b.json");
+  ASSERT_EQ(run(gate + " --update").code, 0);
+  const auto table = run(gate);
+  EXPECT_EQ(table.code, 0) << table.output;
+  EXPECT_NE(table.output.find(" ok, test failed"), std::string::npos) << table.output;
+  EXPECT_EQ(table.output.find("Failures.AFailedTestIsReportedWithItsFigures: "), std::string::npos) << table.output;
 }
 
 TEST_F(ZeroCodeTests, ADeathTestsChildIsNotCounted) {
@@ -146,6 +155,27 @@ TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   // The environment, for ctest.
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Leaks.ADeliberateLeak").code, 1);
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);
+}
+
+// A block kept on purpose for later tests, inside allocgate::KeptAcrossTests,
+// is counted but no leak; the same block kept without it is one.
+TEST_F(ZeroCodeTests, KeptAcrossTestsIsCountedButNotALeak) {
+  const auto result = run(kKeptSuite + " --allocgate_fail_on_leak --allocgate_out=" + path("k.json"));
+  EXPECT_EQ(result.code, 1) << result.output;
+  EXPECT_NE(result.output.find("[  FAILED  ] Interning.KeptWithoutSayingSoIsALeak"), std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("[  FAILED  ] Interning.KeptOnPurposeIsNotALeak"), std::string::npos) << result.output;
+  const auto tests = by_name(read_json(path("k.json")));
+  const json& kept = tests.at("Interning.KeptOnPurposeIsNotALeak");
+  const json& unsaid = tests.at("Interning.KeptWithoutSayingSoIsALeak");
+  // Each: the interned string (moved into the set's node), the node, and
+  // the lookup's temporary string, freed.
+  EXPECT_EQ(kept.at("allocs/op"), 3);
+  EXPECT_EQ(kept.at("bytes/op"), unsaid.at("bytes/op"));
+  EXPECT_EQ(kept.at("leaked_bytes/op"), 0);
+  EXPECT_EQ(unsaid.at("leaked_bytes/op").get<std::uint64_t>(),
+            unsaid.at("bytes/op").get<std::uint64_t>() - long_string(40));
+  EXPECT_EQ(unsaid.at("allocgate_leaked_blocks"), 2);
 }
 
 TEST_F(ZeroCodeTests, ShardsMergeIntoTheWholeRunAndTheGatePassesThemOnItsBounds) {

@@ -16,6 +16,12 @@ inline constexpr const char* kPeakBytes = "peak_bytes";
 /// it allocates); absent when a free's size was unknown.
 inline constexpr const char* kLeakedBytesPerOp = "leaked_bytes/op";
 
+// --- a test's entry (allocgate::gtest's --allocgate_out) ----------------------
+/// The blocks its leaked bytes are in.
+inline constexpr const char* kLeakedBlocks = "allocgate_leaked_blocks";
+/// true when the test failed: its figures are reported all the same.
+inline constexpr const char* kTestFailed = "allocgate_test_failed";
+
 // --- context: what built the binary --------------------------------------------
 inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build
 inline constexpr const char* kHookLive = "allocgate_hook_live";   ///< "true": allocations were counted

@@ -39,7 +39,8 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept;
 /// Between these, the calling thread builds a function-local static (the
 /// C++ runtime's __cxa_guard_acquire and __cxa_guard_release, wrapped by
 /// allocgate::gtest): what it allocates is counted, but kept by the static
-/// for the program's life, so not a leak.
+/// for the program's life, so not a leak. allocgate::KeptAcrossTests, the
+/// user's word for a block kept on purpose, calls them too.
 void begin_static_initialization() noexcept;
 void end_static_initialization() noexcept;
 

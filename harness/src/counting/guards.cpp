@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// ForbidAllocations and PauseCounting.
+// ForbidAllocations, PauseCounting and KeptAcrossTests.
 
 #include "allocgate/guards.h"
 
@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "counting/block_tracker.h"
 #include "counting/thread_state.h"
 
 namespace allocgate {
@@ -69,5 +70,9 @@ void PauseCounting::resume() noexcept {
   --t.pause_depth;
   t.refresh_mode();
 }
+
+// The blocks allocated meanwhile are tracked as a static's are: counted, not leaked.
+KeptAcrossTests::KeptAcrossTests() noexcept { detail::begin_static_initialization(); }
+KeptAcrossTests::~KeptAcrossTests() { detail::end_static_initialization(); }
 
 }  // namespace allocgate

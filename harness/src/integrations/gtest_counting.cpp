@@ -218,8 +218,8 @@ nlohmann::json report_json() {
     // Exact when every free's size was known; otherwise not told, never guessed.
     if (run.stats.sizes_known()) entry[keys::kPeakBytes] = run.stats.peak_live_bytes;
     entry[keys::kLeakedBytesPerOp] = run.leaked.bytes;
-    entry["allocgate_leaked_blocks"] = run.leaked.blocks;
-    if (run.failed) entry["allocgate_test_failed"] = true;
+    entry[keys::kLeakedBlocks] = run.leaked.blocks;
+    if (run.failed) entry[keys::kTestFailed] = true;
     if (run.sites) {
       entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);
       entry[site_summary::keys::kStacks] = site_summary::stacks_json(run.sites->stacks);

@@ -43,17 +43,29 @@ ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace *
 extern "C" int __real___cxa_guard_acquire(std::uint64_t* guard);
 extern "C" void __real___cxa_guard_release(std::uint64_t* guard);
 extern "C" void __real___cxa_guard_abort(std::uint64_t* guard);
-#ifndef _LIBCPP_VERSION  // these names spell libstdc++'s std::string (see CMakeLists.txt)
+// These three spell the standard library's std::string in their names
+// (libstdc++'s std::__cxx11, libc++'s std::__1): see CMakeLists.txt.
+#ifdef _LIBCPP_VERSION
+#define ALLOCGATE_GTEST_STRING "NSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE"
+#define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringEv"
+#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                                  \
+  "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_" \
+  "9allocatorIcEEEEEES3_iPPS1_"
+#else
+#define ALLOCGATE_GTEST_STRING "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
+#define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringB5cxx11Ev"
+#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                           \
+  "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_" \
+  "traitsIcESaIcEEEEES3_iPPS1_"
+#endif
 ALLOCGATE_GTEST_WRAPPED(void, push_trace,
                         (::testing::ScopedTrace * self, const char* file, int line, std::string message),
-                        "_ZN7testing11ScopedTrace9PushTraceEPKciNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE")
-ALLOCGATE_GTEST_WRAPPED(std::string, get_string, (const Message* self), "_ZNK7testing7Message9GetStringB5cxx11Ev")
+                        "_ZN7testing11ScopedTrace9PushTraceEPKci" ALLOCGATE_GTEST_STRING)
+ALLOCGATE_GTEST_WRAPPED(std::string, get_string, (const Message* self), ALLOCGATE_GTEST_GET_STRING)
 ALLOCGATE_GTEST_WRAPPED(bool, create_death_test,
                         (const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
                          int line, ::testing::internal::DeathTest** test),
-                        "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_"
-                        "traitsIcESaIcEEEEES3_iPPS1_")
-#endif
+                        ALLOCGATE_GTEST_CREATE_DEATH_TEST)
 
 namespace allocgate::testing::detail::wrapped {
 
@@ -96,7 +108,6 @@ void scoped_trace_destructor(::testing::ScopedTrace* self) {
   const PauseCounting pause;
   real::scoped_trace_destructor(self);
 }
-#ifndef _LIBCPP_VERSION
 void push_trace(::testing::ScopedTrace* self, const char* file, int line, std::string message) {
   const PauseCounting pause;
   real::push_trace(self, file, line, std::move(message));
@@ -110,7 +121,6 @@ bool create_death_test(const char* statement, ::testing::Matcher<const std::stri
   death_test_started();  // the rest of the test runs paused in this process
   return real::create_death_test(statement, std::move(matcher), file, line, test);
 }
-#endif
 
 }  // namespace allocgate::testing::detail::wrapped
 
