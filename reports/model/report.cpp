@@ -366,7 +366,7 @@ CaseResult from_iterations(const std::string& name, const BenchmarkEntries& b, c
       }
       c.iterations = sum;
     }
-    if (r.flag(k::kTestFailed)) c.test_failed = true;  // in any repeat
+    if (r.flag(k::kTestFailed)) c.test_failed = true;      // in any repeat
     if (c.sites.empty()) read_sites(r, entry, c, frames);  // --allocgate_sites writes them into every repetition
     if (const auto t = r.nanoseconds(k::kRealTime)) real_ns.push_back(*t);
     if (const auto t = r.nanoseconds(k::kCpuTime)) cpu_ns.push_back(*t);

@@ -48,13 +48,13 @@ extern "C" void __real___cxa_guard_abort(std::uint64_t* guard);
 #ifdef _LIBCPP_VERSION
 #define ALLOCGATE_GTEST_STRING "NSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE"
 #define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringEv"
-#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                                  \
+#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                                   \
   "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_" \
   "9allocatorIcEEEEEES3_iPPS1_"
 #else
 #define ALLOCGATE_GTEST_STRING "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
 #define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringB5cxx11Ev"
-#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                           \
+#define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                       \
   "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_" \
   "traitsIcESaIcEEEEES3_iPPS1_"
 #endif
