@@ -20,6 +20,7 @@ packages=(
   heaptrack jq                     # external profiling; the hook benchmark's summary
   dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps reads the command's Depends
   help2man                         # the man pages, from the command's own help
+  protobuf-compiler libprotobuf-dev golang-github-google-pprof-dev  # export --format pprof: profile.proto
 )
 if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
@@ -32,6 +33,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(python3-yaml)         # reads the CI examples
   packages+=(lintian)              # checks the Debian packages
   packages+=(man-db)               # reads the man pages as man shows them
+  packages+=(golang-1.19-go)       # go tool pprof reads the exported profiles
 fi
 
 missing=()

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `allocgate export REPORT --format FORMAT`: a report, or any Google Benchmark
 // JSON with allocgate's counters, in a benchmark tracker's format.
+#include <unistd.h>
+
 #include <memory>
 
 #include "export.h"
+#include "input_error.h"
 #include "io.h"
+#include "pprof_export.h"
 #include "subcommand.h"
 
 namespace allocgate::command {
@@ -15,19 +19,38 @@ Subcommand add_export_command(CLI::App& app) {
   };
   auto o = std::make_shared<Options>();
   CLI::App* export_app = app.add_subcommand(
-      "export", "Write a report's figures for a benchmark tracker (github-action-benchmark, Bencher)");
+      "export",
+      "Write a report's figures for a benchmark tracker (github-action-benchmark, Bencher), or its sites and stacks "
+      "for a profile viewer (pprof, flame graphs)");
   export_app->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
   export_app
       ->add_option("--format", o->format,
-                   "github-action-benchmark (customSmallerIsBetter) or bmf (Bencher Metric Format)")
+                   "github-action-benchmark (customSmallerIsBetter), bmf (Bencher Metric Format), pprof (the sites "
+                   "as a gzipped profile.proto for go tool pprof, each sample labelled with its case) or collapsed "
+                   "(the stacks folded, a line each, for flamegraph.pl, inferno and speedscope)")
       ->required()
-      ->check(CLI::IsMember({"github-action-benchmark", "bmf"}));
+      ->check(CLI::IsMember({"github-action-benchmark", "bmf", "pprof", "collapsed"}));
   export_app->add_option("--out", o->out, "Write here (atomically) instead of stdout");
   return {export_app, [o] {
+            if (o->format == "pprof" && o->out.empty() && ::isatty(STDOUT_FILENO)) {
+              throw files::InputError("a pprof profile is binary: write it to a file with --out FILE");
+            }
             const reports::Report report = read_report_saying_source(o->report);
-            const nlohmann::json json =
-                o->format == "bmf" ? reports::bencher_metric_format(report) : reports::github_action_benchmark(report);
-            write_output(o->out, json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            if (o->format == "pprof") {
+              write_output(o->out, reports::pprof_profile(report, o->report));
+            } else if (o->format == "collapsed") {
+              const std::string folded = reports::collapsed_stacks(report);
+              if (folded.empty()) {
+                throw files::InputError(o->report +
+                                        ": no case has stacks: write the report with --allocgate_sites (a benchmark "
+                                        "or test binary) or `allocgate run --sites`");
+              }
+              write_output(o->out, folded);
+            } else {
+              const nlohmann::json json = o->format == "bmf" ? reports::bencher_metric_format(report)
+                                                             : reports::github_action_benchmark(report);
+              write_output(o->out, json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+            }
             return kSuccess;
           }};
 }

@@ -116,8 +116,10 @@ const std::map<std::string, Page>& pages() {
         {"run", "compare", "export"}}},
       {"export",
        {{"allocgate export report.json --format github-action-benchmark --out bench-output.json",
-         "allocgate export report.json --format bmf --out results.json    # Bencher Metric Format"},
-        {"table", "history"}}},
+         "allocgate export report.json --format bmf --out results.json    # Bencher Metric Format",
+         "allocgate export bench.json --format pprof --out allocs.pb.gz && go tool pprof -top allocs.pb.gz",
+         "allocgate export bench.json --format collapsed --out allocs.folded    # flamegraph.pl, speedscope"},
+        {"table", "history", "profile"}}},
   };
   return by_name;
 }

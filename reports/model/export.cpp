@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "export.h"
 
+#include <algorithm>
+
+#include "escape.h"
 #include "format.h"
 #include "json_file.h"
 
@@ -16,6 +19,13 @@ std::string extra(const Report& report, const CaseResult& c) {
   if (!c.sites.empty())
     text +=
         "\ntop site: " + files::readable(c.sites[0].allocs_per_op) + " allocs/op from " + to_string(c.sites[0].where());
+  return text;
+}
+
+// A frame of a folded stack: one field of one line.
+std::string folded_frame(std::string_view name) {
+  std::string text = files::terminal_text(name);
+  std::replace(text.begin(), text.end(), ';', ':');
   return text;
 }
 
@@ -65,6 +75,23 @@ nlohmann::json bencher_metric_format(const Report& report) {
     benchmarks[c.name] = std::move(measures);
   }
   return benchmarks;
+}
+
+std::string collapsed_stacks(const Report& report) {
+  std::string out;
+  for (const CaseResult& c : report.cases) {
+    for (const StackSummary& stack : c.stacks) {
+      out += folded_frame(c.name);
+      for (const std::string& frame : stack.frames) {
+        out += ';';
+        out += folded_frame(frame);
+      }
+      out += ' ';
+      out += files::exact(stack.allocs_per_op);
+      out += '\n';
+    }
+  }
+  return out;
 }
 
 }  // namespace allocgate::reports

@@ -20,4 +20,11 @@ nlohmann::json github_action_benchmark(const Report& report);
 /// (nanoseconds, its bounds the repetitions' minimum and maximum).
 nlohmann::json bencher_metric_format(const Report& report);
 
+/// Folded stacks, a line per stack of every case that has stacks:
+/// "CASE;outer;...;inner N", N its allocs/op, the case its root frame: what
+/// flamegraph.pl, inferno and speedscope read. A name's ';' is shown as ':'
+/// (it separates frames) and its control characters escaped, so a line is
+/// one stack. Empty when no case has stacks.
+std::string collapsed_stacks(const Report& report);
+
 }  // namespace allocgate::reports
