@@ -234,6 +234,22 @@ TEST(CaptureSites, AFullTableCountsWhatItDrops) {
   EXPECT_NE(profile.top(3).find("did not fit"), std::string::npos);
 }
 
+// A block captured last, then an allocation the full table drops, then the
+// block freed: the free is no temporary of a stack (it used to follow a null
+// slot, a crash of every leak check on a test with more stacks than the table).
+TEST(CaptureSites, FreeingTheLastCapturedBlockAfterADropIsSafe) {
+  CaptureSites capture(16);
+  for (int depth = 0; depth < 15; ++depth) recurse_then_allocate(depth);
+  char* last = new char[8];  // the table's sixteenth stack
+  escape(last);
+  recurse_then_allocate(20);  // a seventeenth: dropped
+  delete[] last;
+  capture.stop();
+  const auto profile = capture.profile();
+  EXPECT_EQ(profile.dropped, 1u);
+  EXPECT_EQ(profile.allocations, 16u);
+}
+
 TEST(CaptureSites, AnyRequestedSizeEndsAtTheLimit) {
   CaptureSites capture(SIZE_MAX);  // used to double forever once it wrapped to 0
   recurse_then_allocate(1);

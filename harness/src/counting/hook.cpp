@@ -172,6 +172,7 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
   }
   ++table.dropped;
   table.last_slot = nullptr;
+  table.last_block = nullptr;  // an older block's free is no temporary of a stack the table has not got
   t.capturing_now = false;
 }
 
