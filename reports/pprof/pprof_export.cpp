@@ -19,7 +19,7 @@ std::int64_t whole(double per_op) { return std::llround(per_op); }
 std::string pprof_profile(const Report& report, const std::string& source) {
   const std::string comment = "allocgate: allocations per operation, toolchain " + report.toolchain();
   const std::unique_ptr<allocgate_pprof, void (*)(allocgate_pprof*)> profile(allocgate_pprof_new(text(comment)),
-                                                                              allocgate_pprof_delete);
+                                                                             allocgate_pprof_delete);
   std::size_t samples = 0;
   for (const CaseResult& c : report.cases) {
     for (const SiteSummary& site : c.sites) {

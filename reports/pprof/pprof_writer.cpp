@@ -18,8 +18,8 @@ namespace pp = perftools::profiles;
 struct allocgate_pprof {
   pp::Profile profile;
   std::map<std::string, std::int64_t> strings;
-  std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> functions;       // (name, file) -> id
-  std::map<std::tuple<std::uint64_t, std::int64_t>, std::uint64_t> locations;    // (function, line) -> id
+  std::map<std::pair<std::int64_t, std::int64_t>, std::uint64_t> functions;    // (name, file) -> id
+  std::map<std::tuple<std::uint64_t, std::int64_t>, std::uint64_t> locations;  // (function, line) -> id
 
   std::int64_t string_id(std::string text) {
     const auto [it, added] = strings.try_emplace(std::move(text), profile.string_table_size());
@@ -38,8 +38,7 @@ struct allocgate_pprof {
       f->set_system_name(name);
       f->set_filename(file);
     }
-    const auto [location, new_location] =
-        locations.try_emplace({function->second, frame.line}, locations.size() + 1);
+    const auto [location, new_location] = locations.try_emplace({function->second, frame.line}, locations.size() + 1);
     if (new_location) {
       pp::Location* l = profile.add_location();
       l->set_id(location->second);
