@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 
+#include "escape.h"
 #include "input_error.h"
 #include "pprof_writer.h"
 
@@ -12,21 +13,27 @@ namespace {
 
 allocgate_pprof_text text(const std::string& s) { return {s.data(), s.size()}; }
 
+// A name as pprof shows it: protobuf's strings are UTF-8, and pprof prints
+// them to a terminal or a CI log. Escaped as every printer of allocgate's
+// escapes (control characters, invalid UTF-8, a workflow command).
+std::string shown(const std::string& name) { return files::terminal_text(name); }
+
 std::int64_t whole(double per_op) { return std::llround(per_op); }
 
 }  // namespace
 
 std::string pprof_profile(const Report& report, const std::string& source) {
-  const std::string comment = "allocgate: allocations per operation, toolchain " + report.toolchain();
+  const std::string comment = "allocgate: allocations per operation, toolchain " + shown(report.toolchain());
   const std::unique_ptr<allocgate_pprof, void (*)(allocgate_pprof*)> profile(allocgate_pprof_new(text(comment)),
                                                                              allocgate_pprof_delete);
   std::size_t samples = 0;
   for (const CaseResult& c : report.cases) {
     for (const SiteSummary& site : c.sites) {
       const SiteFrame& where = site.where();
-      const allocgate_pprof_frame frame{text(where.function), text(where.file), where.line};
+      const std::string function = shown(where.function), file = shown(where.file), name = shown(c.name);
+      const allocgate_pprof_frame frame{text(function), text(file), where.line};
       allocgate_pprof_add_sample(profile.get(), &frame, 1, whole(site.allocs_per_op), whole(site.bytes_per_op),
-                                 text(c.name));
+                                 text(name));
       ++samples;
     }
   }

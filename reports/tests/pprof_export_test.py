@@ -85,6 +85,22 @@ diff, text = pprof_top(os.path.join(scratch, "head.pb.gz"), "-sample_index=alloc
 nonzero = {k: v for k, v in diff.items() if v != 0}
 check(nonzero == {("render_with_a_new_copy", "src/render.cpp:77"): 3}, f"-diff_base shows {nonzero}\n{text}")
 
+# A hostile name reaches pprof's output escaped: no workflow command, no
+# escape sequence, valid UTF-8 (protobuf's strings are UTF-8).
+hostile = json.loads(json.dumps(doc))
+hostile_case = next(b for b in hostile["benchmarks"] if b.get("sites"))
+hostile_case["sites"][0]["function"] = "##[error]spoofed\x1b]52;c;eA==\x07"
+json.dump(hostile, open(os.path.join(scratch, "hostile.json"), "w"))
+export(os.path.join(scratch, "hostile.json"), "pprof", os.path.join(scratch, "hostile.pb.gz"))
+result = subprocess.run([go, "tool", "pprof", "-top", "-nodefraction=0", "-symbolize=none",
+                         os.path.join(scratch, "hostile.pb.gz")], capture_output=True,
+                        env=dict(os.environ, HOME=scratch))
+check(result.returncode == 0, f"go tool pprof on a hostile name: {result.stderr}")
+check(b"##[" not in result.stdout and b"\x1b" not in result.stdout and b"\x07" not in result.stdout,
+      f"a hostile name is escaped: {result.stdout!r}")
+check(b"spoofed" in result.stdout, "the hostile name is still shown")
+result.stdout.decode("utf-8")  # raises on invalid UTF-8
+
 # Folded stacks.
 folded = os.path.join(scratch, "allocs.folded")
 export(report, "collapsed", folded)
