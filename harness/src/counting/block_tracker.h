@@ -8,7 +8,7 @@
 //
 // The hook calls track_block and untrack_block while kTrackingBlocks is set;
 // one lock guards the table, as a test's threads allocate at once. The table
-// lives in memory from the C allocator directly, so it never reaches the hook.
+// lives in pages mapped from the kernel, so it never reaches the hook.
 #pragma once
 
 #include <cstddef>
