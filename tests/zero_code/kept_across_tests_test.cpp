@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A suite whose tests keep blocks on purpose for later tests: an interning
-// cache, with allocgate::KeptAcrossTests around what it keeps and without.
+// cache, with allocgate::KeptAcrossTests around what it keeps and without;
+// and a shared library's static, built on the test's call.
 // zero_code_gtest_test.cpp runs it with the leak check on.
 
 #include <gtest/gtest.h>
@@ -9,6 +10,8 @@
 #include <string>
 
 #include "allocgate/guards.h"
+
+const std::string& library_table();  // library_with_a_static.cpp, a shared library
 
 namespace {
 
@@ -30,5 +33,7 @@ TEST(Interning, KeptWithoutSayingSoIsALeak) {
   names().insert(std::string(40, 'u'));
   EXPECT_EQ(names().count(std::string(40, 'u')), 1u);
 }
+
+TEST(Statics, AStaticInASharedLibraryIsNotALeak) { EXPECT_EQ(library_table().size(), 64u); }
 
 }  // namespace

@@ -176,6 +176,13 @@ TEST_F(ZeroCodeTests, KeptAcrossTestsIsCountedButNotALeak) {
   EXPECT_EQ(unsaid.at("leaked_bytes/op").get<std::uint64_t>(),
             unsaid.at("bytes/op").get<std::uint64_t>() - long_string(40));
   EXPECT_EQ(unsaid.at("allocgate_leaked_blocks"), 2);
+  // A static built in a shared library, on the test's call: counted, not leaked.
+  EXPECT_EQ(result.output.find("[  FAILED  ] Statics.AStaticInASharedLibraryIsNotALeak"), std::string::npos)
+      << result.output;
+  const json& library_static = tests.at("Statics.AStaticInASharedLibraryIsNotALeak");
+  EXPECT_EQ(library_static.at("allocs/op"), 1);
+  EXPECT_EQ(library_static.at("bytes/op"), long_string(64));
+  EXPECT_EQ(library_static.at("leaked_bytes/op"), 0);
 }
 
 TEST_F(ZeroCodeTests, ShardsMergeIntoTheWholeRunAndTheGatePassesThemOnItsBounds) {

@@ -37,9 +37,10 @@ void track_block(void* block, std::size_t size, bool counted, CapturedStack* sta
 /// block was allocated before tracking began; else `found` is what was kept.
 bool untrack_block(void* block, TrackedBlock& found) noexcept;
 /// Between these, the calling thread builds a function-local static (the
-/// C++ runtime's __cxa_guard_acquire and __cxa_guard_release, wrapped by
-/// allocgate::gtest): what it allocates is counted, but kept by the static
-/// for the program's life, so not a leak. allocgate::KeptAcrossTests, the
+/// C++ runtime's __cxa_guard_acquire and __cxa_guard_release, which
+/// allocgate::gtest defines in the program for every caller): what it
+/// allocates is counted, but kept by the static for the program's life, so
+/// not a leak. allocgate::KeptAcrossTests, the
 /// user's word for a block kept on purpose, calls them too.
 void begin_static_initialization() noexcept;
 void end_static_initialization() noexcept;

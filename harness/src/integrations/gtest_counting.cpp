@@ -36,6 +36,7 @@
 #include "input_error.h"
 #include "integrations/flag_value.h"
 #include "integrations/git_context.h"
+#include "integrations/static_guard.h"
 #include "json_file.h"
 
 namespace allocgate::testing::detail {
@@ -296,6 +297,7 @@ void install_counting() {
   if (g_listener != nullptr) return;
   const PauseCounting pause;
   if (!g_flags_taken && !take_counting_flags(nullptr, nullptr, std::cerr)) std::exit(1);
+  resolve_static_guards();
   try {
     require_hook();
   } catch (const HookNotLinked& e) {

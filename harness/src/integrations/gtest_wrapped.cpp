@@ -38,11 +38,6 @@ ALLOCGATE_GTEST_WRAPPED(void, assert_helper_assign, (const AssertHelper* self, c
                         "_ZNK7testing8internal12AssertHelperaSERKNS_7MessageE")
 ALLOCGATE_GTEST_WRAPPED(void, message, (Message * self), "_ZN7testing7MessageC1Ev")
 ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace * self), "_ZN7testing11ScopedTraceD1Ev")
-// The C++ runtime's guard around a function-local static's initialization
-// (the Itanium ABI's; not called under -fno-threadsafe-statics).
-extern "C" int __real___cxa_guard_acquire(std::uint64_t* guard);
-extern "C" void __real___cxa_guard_release(std::uint64_t* guard);
-extern "C" void __real___cxa_guard_abort(std::uint64_t* guard);
 // These three spell the standard library's std::string in their names
 // (libstdc++'s std::__cxx11, libc++'s std::__1): see CMakeLists.txt.
 #ifdef _LIBCPP_VERSION
@@ -123,19 +118,3 @@ bool create_death_test(const char* statement, ::testing::Matcher<const std::stri
 }
 
 }  // namespace allocgate::testing::detail::wrapped
-
-// What a static built on a test's first call allocates is the test's, but
-// not its leak: the static keeps it for the program's life.
-extern "C" int __wrap___cxa_guard_acquire(std::uint64_t* guard) {
-  const int initialize = __real___cxa_guard_acquire(guard);
-  if (initialize != 0) allocgate::detail::begin_static_initialization();
-  return initialize;
-}
-extern "C" void __wrap___cxa_guard_release(std::uint64_t* guard) {
-  allocgate::detail::end_static_initialization();
-  __real___cxa_guard_release(guard);
-}
-extern "C" void __wrap___cxa_guard_abort(std::uint64_t* guard) {
-  allocgate::detail::end_static_initialization();
-  __real___cxa_guard_abort(guard);
-}
