@@ -46,6 +46,18 @@ std::vector<const CaseRef*> select_cases(const std::string& filter, const Shard&
                                      cases.begin() + static_cast<std::ptrdiff_t>(end));
 }
 
+// One operation of a case, its call sites captured from here when `capture`
+// is wanted: a stack begins at the function that began the capture (the
+// outer frames, measure's and the runner's, are the capture's callers', left
+// out), and this function's own frame is the runner's too, taken off each
+// stack after (kCapturedFrom). Its table is the harness's, never counted.
+constexpr std::string_view kCapturedFrom = "capture_one_run";
+[[gnu::noinline]] void capture_one_run(workloads::Case& c, std::optional<CaptureSites>& capture) {
+  capture.emplace(4096);
+  c.run();
+  capture->stop();
+}
+
 // The counting pass: one warm-up operation, then counted_runs operations,
 // then one more for its peak and, with `sites`, its call sites (capture
 // costs time, not allocations: the harness's table is reserved before and
@@ -54,12 +66,23 @@ void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& resu
   const auto c = s.prepare();
   const AllocsPerRun per_run = allocs_per_run(counted_runs, [&] { c->run(); });
   std::optional<CaptureSites> capture;
-  if (sites) capture.emplace(4096);
-  const AllocationStats one = measure([&] { c->run(); });  // a single op's peak
+  const AllocationStats one = measure([&] {  // a single op's peak
+    if (sites) {
+      capture_one_run(*c, capture);
+    } else {
+      c->run();
+    }
+  });
   if (capture) {
-    capture->stop();
     // One operation's: its sites and stacks as every report keeps them.
     site_summary::Summary summary = site_summary::summarize(capture->profile(ALLOCGATE_SOURCE_ROOT), 1);
+    for (StackSummary& stack : summary.stacks) {
+      const std::string& root = stack.frames.empty() ? std::string() : stack.frames.front();
+      if (root.size() >= kCapturedFrom.size() &&
+          root.compare(root.size() - kCapturedFrom.size(), std::string::npos, kCapturedFrom) == 0) {
+        stack.frames.erase(stack.frames.begin());
+      }
+    }
     result.sites = std::move(summary.sites);
     result.stacks = std::move(summary.stacks);
   }

@@ -82,6 +82,41 @@ TEST(ReadReport, CasesThatNameOneFrameShareIt) {
   EXPECT_EQ(again.cases[1].sites[1].where().line, 43u);
 }
 
+// A stack cut to the innermost frames a report keeps, or by the unwinder's
+// limit, begins with a "[truncated]" frame: never a silently shorter stack
+// that would draw as a tower of its own.
+// "d7": a made-up frame's name (appended, not "d" + to_string: g++ 12 warns
+// falsely on that under -O3).
+std::string frame_name(char prefix, std::size_t f) {
+  std::string name(1, prefix);
+  name += std::to_string(f);
+  return name;
+}
+
+TEST(SiteSummary, ACutStackSaysSo) {
+  namespace ss = allocgate::site_summary;
+  allocgate::SiteProfile profile;
+  allocgate::StackSample whole, deep, cut_by_unwinder;
+  for (std::size_t f = 0; f < 3; ++f) whole.frames.push_back(allocgate::SiteFrame{frame_name('w', f), "", 0});
+  for (std::size_t f = 0; f < ss::kFrames + 5; ++f) {
+    deep.frames.push_back(allocgate::SiteFrame{frame_name('d', f), "", 0});
+  }
+  cut_by_unwinder.frames = whole.frames;
+  cut_by_unwinder.truncated = true;
+  whole.count = 3;
+  deep.count = 2;
+  cut_by_unwinder.count = 1;
+  profile.stacks = {whole, deep, cut_by_unwinder};
+  const ss::Summary summary = ss::summarize(profile, 1);
+  ASSERT_EQ(summary.stacks.size(), 3u);
+  EXPECT_EQ(summary.stacks[0].frames, (std::vector<std::string>{"w0", "w1", "w2"}));
+  ASSERT_EQ(summary.stacks[1].frames.size(), ss::kFrames + 1);
+  EXPECT_EQ(summary.stacks[1].frames.front(), ss::kTruncatedFrame);
+  EXPECT_EQ(summary.stacks[1].frames[1], "d5");  // the innermost kFrames kept
+  EXPECT_EQ(summary.stacks[1].frames.back(), frame_name('d', ss::kFrames + 4));
+  EXPECT_EQ(summary.stacks[2].frames, (std::vector<std::string>{ss::kTruncatedFrame, "w0", "w1", "w2"}));
+}
+
 TEST(ReadReport, SitesAndStacksRoundTrip) {
   Report r = read_report(kFixtures + "/report.json");
   EXPECT_FALSE(r.cases[0].sites.empty());  // the fixture was written by `allocgate run --sites`

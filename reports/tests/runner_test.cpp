@@ -76,6 +76,42 @@ TEST(Runner, TimesEachCaseWithGoogleBenchmark) {
   EXPECT_EQ(r.context["allocgate_repetitions"], 3);
 }
 
+// A case's stacks are its own code's: they begin where the case's code does,
+// one tower per call path, with none of the runner's frames (the lambda that
+// measures, std::invoke's, run_cases, main, libc's start).
+TEST(Runner, EveryStackBeginsAtTheCasesOwnCode) {
+  RunOptions options;
+  options.filter = "^(xml_listing/naive/1000|log_report/v1/200|row_parse/naive/100)$";
+  options.time = false;
+  options.sites = true;
+  std::ostringstream progress;
+  const Report r = run_cases(options, progress);
+  ASSERT_EQ(r.cases.size(), 3u);
+  for (const CaseResult& c : r.cases) {
+    ASSERT_FALSE(c.stacks.empty()) << c.name;
+    std::set<std::string> roots;
+    for (const auto& stack : c.stacks) {
+      ASSERT_FALSE(stack.frames.empty());
+      // Cut to the innermost frames the report keeps: said, never silently shorter.
+      const bool cut = stack.frames.front() == allocgate::site_summary::kTruncatedFrame;
+      if (cut) {
+        EXPECT_EQ(stack.frames.size(), allocgate::site_summary::kFrames + 1) << c.name;
+      } else {
+        roots.insert(stack.frames.front());
+      }
+      for (std::size_t f = cut ? 1 : 0; f < stack.frames.size(); ++f) {
+        for (const char* runner :
+             {"allocgate::reports", "capture_one_run", "__invoke", "main", "__libc", "[truncated]"}) {
+          EXPECT_EQ(stack.frames[f].find(runner), std::string::npos) << c.name << ": " << stack.frames[f];
+        }
+      }
+    }
+    // One root, the case's own code: a tower per call path.
+    ASSERT_EQ(roots.size(), 1u) << c.name;
+    EXPECT_EQ(roots.begin()->rfind("allocgate::workloads::", 0), 0u) << c.name << ": " << *roots.begin();
+  }
+}
+
 TEST(Runner, AFilterMustBeARegexThatMatches) {
   RunOptions options;
   options.time = false;

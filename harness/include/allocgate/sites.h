@@ -44,6 +44,9 @@ struct StackSample {
   std::uint64_t count = 0;
   std::uint64_t bytes = 0;
   std::uint64_t temporary = 0;  ///< as Site::temporary
+  /// The unwinder's depth limit cut it before it reached the function that
+  /// began the capture: its outermost frames are missing.
+  bool truncated = false;
 };
 
 struct SiteProfile {

@@ -18,6 +18,7 @@ Summary summarize(const SiteProfile& profile, double operations) {
   for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
     const std::vector<SiteFrame>& frames = profile.stacks[i].frames;
     StackSummary stack{{}, static_cast<double>(profile.stacks[i].count) / operations};
+    if (profile.stacks[i].truncated || frames.size() > kFrames) stack.frames.emplace_back(kTruncatedFrame);
     for (std::size_t f = frames.size() > kFrames ? frames.size() - kFrames : 0; f < frames.size(); ++f) {
       stack.frames.push_back(frames[f].function);
     }

@@ -32,10 +32,14 @@ inline constexpr const char* kStacks = "stacks";                    ///< [{frame
 inline constexpr const char* kFrames = "frames";
 }  // namespace keys
 
+/// The outermost frame of a stack that was cut (the report keeps the innermost
+/// kFrames, the unwinder at most its limit): never a silently shorter stack.
+inline constexpr const char* kTruncatedFrame = "[truncated]";
+
 /// How much of a profile a report keeps.
 inline constexpr std::size_t kSites = 5;
 inline constexpr std::size_t kStacks = 12;
-inline constexpr std::size_t kFrames = 14;
+inline constexpr std::size_t kFrames = 20;
 
 /// A site's figures per operation.
 struct SiteSummary {
@@ -77,7 +81,8 @@ struct Summary {
   std::vector<StackSummary> stacks;  ///< most allocations first
 };
 
-/// The top kSites sites and kStacks stacks (their innermost kFrames frames)
+/// The top kSites sites and kStacks stacks (their innermost kFrames frames,
+/// below a kTruncatedFrame where any were cut)
 /// of a profile of `operations` operations, per operation.
 Summary summarize(const SiteProfile& profile, double operations);
 

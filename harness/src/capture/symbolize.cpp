@@ -529,17 +529,47 @@ void sort_by_count(SiteProfile& profile) {
 }
 
 // How many of the stack's outermost frames are the capture's callers: the
-// same return addresses, compared from the outermost in. The frame of the
-// function that began the capture differs (it called the capture from one
-// place and the code under study from another), so it and everything it
-// called stay. A stack cut short by the unwinder's limit shares none.
-std::uint32_t shared_callers(const detail::CapturedStack& stack, const detail::StackTable& table) {
-  std::uint32_t shared = 0;
-  while (shared + 1 < stack.depth && static_cast<int>(shared) < table.caller_depth &&
-         stack.frames[stack.depth - 1 - shared] == table.callers[table.caller_depth - 1 - static_cast<int>(shared)]) {
-    ++shared;
+// same return addresses, compared from the stack's outermost frame in. The
+// frame of the function that began the capture differs (it called the
+// capture from one place and the code under study from another), so it and
+// everything it called stay. A stack the unwinder's limit cut short begins
+// partway down the callers: it is matched from where its outermost frame is
+// among them (the longest match, should recursion repeat a frame), so that
+// the runner's frames it does hold are left out too.
+struct SharedCallers {
+  std::uint32_t frames = 0;  // the stack's outermost frames that are the callers'
+  void* boundary = nullptr;  // the callers' return address in the function that began the capture
+};
+SharedCallers shared_callers(const detail::CapturedStack& stack, const detail::StackTable& table) {
+  SharedCallers best;
+  const void* const outermost = stack.frames[stack.depth - 1];
+  for (int k = 0; k < table.caller_depth; ++k) {
+    if (table.callers[k] != outermost) continue;
+    std::uint32_t shared = 0;
+    while (shared + 1 < stack.depth && static_cast<int>(shared) <= k &&
+           stack.frames[stack.depth - 1 - shared] == table.callers[k - static_cast<int>(shared)]) {
+      ++shared;
+    }
+    if (shared > best.frames) {
+      best.frames = shared;
+      best.boundary = static_cast<int>(shared) <= k ? table.callers[k - static_cast<int>(shared)] : nullptr;
+    }
   }
-  return shared;
+  return best;
+}
+
+// How many of the outermost inline frames at the stack's first frame of its
+// own are the callers' too: the function that began the capture may have had
+// its callers inlined into one body (a runner's measure(), std::invoke and a
+// lambda, all at one return address); all but the innermost of the frames both
+// addresses expand to go with the callers.
+std::size_t shared_inline_frames(const std::vector<ResolvedFrame>& own, const std::vector<ResolvedFrame>& callers) {
+  std::size_t common = 0;
+  while (common < own.size() && common < callers.size() &&
+         own[own.size() - 1 - common].frame.function == callers[callers.size() - 1 - common].frame.function) {
+    ++common;
+  }
+  return common > 1 ? common - 1 : 0;
 }
 
 // What profile() and live_profile() read of a captured stack.
@@ -581,9 +611,16 @@ SiteProfile profile_of(const detail::StackTable& table, std::string_view source_
     if (slot.hash == 0 || captured.count == 0) continue;
     std::vector<SiteFrame> innermost_first;
     std::vector<bool> in_executable;  // beside innermost_first
-    const std::uint32_t depth = slot.depth - shared_callers(slot, table);
-    for (std::uint32_t f = 1; f < depth; ++f) {  // frame 0 is record_stack itself
-      for (const ResolvedFrame& frame : symbolizer.frames_at(slot.frames[f])) {
+    const SharedCallers shared = shared_callers(slot, table);
+    const std::uint32_t depth = slot.depth - shared.frames;
+    for (std::uint32_t f = 1; f < depth; ++f) {                                        // frame 0 is record_stack itself
+      const std::vector<ResolvedFrame> frames = symbolizer.frames_at(slot.frames[f]);  // a copy: the cache may grow
+      std::size_t kept = frames.size();
+      if (f + 1 == depth && shared.boundary != nullptr) {
+        kept -= shared_inline_frames(frames, symbolizer.frames_at(shared.boundary));
+      }
+      for (std::size_t i = 0; i < kept; ++i) {
+        const ResolvedFrame& frame = frames[i];
         innermost_first.push_back(SiteFrame{frame.frame.function, shown_file(frame, root), frame.frame.line});
         in_executable.push_back(frame.in_executable);
       }
@@ -622,8 +659,12 @@ SiteProfile profile_of(const detail::StackTable& table, std::string_view source_
       site.hint = std::move(hint);
       hint_weight[it->second] = captured.count;
     }
-    profile.stacks.push_back(StackSample{
-        {innermost_first.rbegin(), innermost_first.rend()}, captured.count, captured.bytes, captured.temporary});
+    const bool truncated = shared.frames == 0 && slot.depth >= static_cast<std::uint32_t>(detail::kMaxFrames);
+    profile.stacks.push_back(StackSample{{innermost_first.rbegin(), innermost_first.rend()},
+                                         captured.count,
+                                         captured.bytes,
+                                         captured.temporary,
+                                         truncated});
     profile.allocations += captured.count;
     profile.bytes += captured.bytes;
   }
