@@ -38,7 +38,7 @@ struct Table {
 bool leakable(const TrackedBlock& b) noexcept { return b.counted && !b.kept_by_static; }
 
 constinit Table g_table{};
-constinit std::atomic_flag g_lock = ATOMIC_FLAG_INIT;
+constinit std::atomic_flag g_lock;  // clear (C++20; ATOMIC_FLAG_INIT is deprecated)
 
 // Set while this thread is inside the table: an allocation made from in
 // there (a preloaded profiler's malloc calling operator new) is not tracked
