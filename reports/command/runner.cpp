@@ -77,9 +77,7 @@ void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& resu
     // One operation's: its sites and stacks as every report keeps them.
     site_summary::Summary summary = site_summary::summarize(capture->profile(ALLOCGATE_SOURCE_ROOT), 1);
     for (StackSummary& stack : summary.stacks) {
-      const std::string& root = stack.frames.empty() ? std::string() : stack.frames.front();
-      if (root.size() >= kCapturedFrom.size() &&
-          root.compare(root.size() - kCapturedFrom.size(), std::string::npos, kCapturedFrom) == 0) {
+      if (!stack.frames.empty() && std::string_view(stack.frames.front()).ends_with(kCapturedFrom)) {
         stack.frames.erase(stack.frames.begin());
       }
     }
