@@ -28,9 +28,10 @@ std::string pprof_profile(const Report& report, const std::string& source) {
                                                                              allocgate_pprof_delete);
   std::size_t samples = 0;
   for (const CaseResult& c : report.cases) {
+    const std::string name = shown(c.name);
     for (const SiteSummary& site : c.sites) {
       const SiteFrame& where = site.where();
-      const std::string function = shown(where.function), file = shown(where.file), name = shown(c.name);
+      const std::string function = shown(where.function), file = shown(where.file);
       const allocgate_pprof_frame frame{text(function), text(file), where.line};
       allocgate_pprof_add_sample(profile.get(), &frame, 1, whole(site.allocs_per_op), whole(site.bytes_per_op),
                                  text(name));
