@@ -82,4 +82,35 @@ TEST(BlockTracker, ANewGenerationForgetsTheOld) {
   EXPECT_EQ(allocgate::detail::live_blocks().blocks, 0u);
 }
 
+// Generations are numbered in a few bits of each slot: when they run out
+// and start again, the table is cleared, or a block of a test thousands of
+// tests back would be found again.
+TEST(BlockTracker, GenerationsThatWrapAroundForgetTheOldToo) {
+  {
+    const FreshTable table;
+    allocgate::detail::track_block(address(7), 24, true, nullptr);
+  }
+  for (int start = 0; start < (1 << 14); ++start) {
+    const FreshTable table;
+    std::size_t size = 0;
+    ASSERT_FALSE(untrack(address(7), size)) << "found again " << start << " starts later";
+  }
+}
+
+// A size and the flags share a word with the generation: the largest sizes
+// an allocator can give come back whole.
+TEST(BlockTracker, LargeSizesAndFlagsComeBackWhole) {
+  const FreshTable table;
+  const std::size_t large = (std::size_t{1} << 47) + 12345;
+  allocgate::detail::track_block(address(1), large, true, nullptr);
+  allocgate::detail::track_block(address(2), 100, false, nullptr);
+  TrackedBlock found;
+  ASSERT_TRUE(allocgate::detail::untrack_block(address(1), found));
+  EXPECT_EQ(found.size, large);
+  EXPECT_TRUE(found.counted);
+  ASSERT_TRUE(allocgate::detail::untrack_block(address(2), found));
+  EXPECT_EQ(found.size, 100u);
+  EXPECT_FALSE(found.counted);
+}
+
 }  // namespace

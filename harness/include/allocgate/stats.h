@@ -73,7 +73,9 @@ struct AllocationStats {
 
 /// How the hook learns the size of a freed block; fixed for the process.
 enum class SizeTracking {
-  sized_delete,   ///< the default: from sized delete, unknown for unsized ones
+  /// The default: from sized delete, unknown for unsized ones but in a test
+  /// counted by allocgate::gtest, which keeps each block's size while it runs.
+  sized_delete,
   block_headers,  ///< allocgate::block_headers is linked: always known
 };
 
