@@ -21,7 +21,11 @@ packages=(
   dpkg-dev file                    # cpack -G DEB: dpkg-shlibdeps reads the command's Depends
   help2man                         # the man pages, from the command's own help
   protobuf-compiler libprotobuf-dev golang-github-google-pprof-dev  # export --format pprof: profile.proto
+  libjs-chart.js                   # the pages' charts (inlined into each page)
 )
+# The pages' flame graphs come from npm (reports/pages/package-lock.json):
+# Debian's npm where the machine has none.
+command -v npm >/dev/null || packages+=(npm)
 if [ "${1:-build}" = test ]; then
   packages+=(chromium)             # renders the HTML report in a real browser
   packages+=(valgrind)             # the hook's message under valgrind
@@ -40,14 +44,28 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -ne 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "installing: ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  else
+    echo "allocgate needs these Debian packages; run:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
 
-if [ "$(id -u)" -eq 0 ]; then
-  echo "installing: ${missing[*]}" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-else
-  echo "allocgate needs these Debian packages; run:" >&2
-  echo "  sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+# The pages' npm packages, as the lockfile pins them: d3-flame-graph for the
+# build; puppeteer-core too for the tests, which drive Chromium with it.
+pages=$(cd "$(dirname "$0")/../reports/pages" && pwd)
+mode=${1:-build}
+want="$(sha256sum "$pages/package-lock.json" | cut -d' ' -f1) $mode"
+if [ "$(cat "$pages/node_modules/.allocgate-installed" 2>/dev/null)" != "$want" ] &&
+   ! { [ "$mode" = build ] && grep -q "^${want% *} test$" "$pages/node_modules/.allocgate-installed" 2>/dev/null; }; then
+  echo "installing the pages' npm packages (reports/pages/package-lock.json)" >&2
+  omit=()
+  [ "$mode" = test ] || omit=(--omit=dev)
+  (cd "$pages" && npm ci --no-audit --no-fund --loglevel=error "${omit[@]}" >&2)
+  echo "$want" >"$pages/node_modules/.allocgate-installed"
 fi

@@ -2,6 +2,7 @@
 // `allocgate compare BASE HEAD`: two reports case by case.
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "compare.h"
 #include "io.h"
@@ -11,19 +12,29 @@ namespace allocgate::command {
 
 Subcommand add_compare_command(CLI::App& app) {
   struct Options {
-    std::string base, head;
-    bool markdown = false;
+    std::string base, head, out;
+    bool markdown = false, html = false;
   };
   auto o = std::make_shared<Options>();
   CLI::App* compare = app.add_subcommand("compare", "Compare two reports case by case");
   compare->add_option("base", o->base, "The report before the change")->required();
   compare->add_option("head", o->head, "The report after the change")->required();
   compare->add_flag("--markdown", o->markdown, "Print a markdown table");
+  compare
+      ->add_flag("--html", o->html,
+                 "A page: each changed case with a differential flame graph of its stacks (reports made with --sites)")
+      ->excludes("--markdown");
+  compare->add_option("--out", o->out, "Write here instead of stdout (atomically)");
   return {compare, [o] {
-            reports::print_comparison(
-                std::cout,
-                reports::compare_reports(read_report_saying_source(o->base), read_report_saying_source(o->head)),
-                o->markdown);
+            const auto rows =
+                reports::compare_reports(read_report_saying_source(o->base), read_report_saying_source(o->head));
+            std::ostringstream text;
+            if (o->html) {
+              reports::print_compare_html(text, rows, o->base, o->head);
+            } else {
+              reports::print_comparison(text, rows, o->markdown);
+            }
+            write_output(o->out, text.str());
             return kSuccess;
           }};
 }

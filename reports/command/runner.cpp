@@ -79,6 +79,7 @@ void count_case(const CaseRef& s, int counted_runs, bool sites, CaseResult& resu
     for (StackSummary& stack : summary.stacks) {
       if (!stack.frames.empty() && std::string_view(stack.frames.front()).ends_with(kCapturedFrom)) {
         stack.frames.erase(stack.frames.begin());
+        if (!stack.locations.empty()) stack.locations.erase(stack.locations.begin());
       }
     }
     result.sites = std::move(summary.sites);

@@ -17,7 +17,7 @@ Subcommand add_table_command(CLI::App& app) {
   auto o = std::make_shared<Options>();
   CLI::App* table = app.add_subcommand("table", "Render a report's case-study tables");
   table->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
-  table->add_flag("--html", o->html, "A self-contained HTML page with SVG charts");
+  table->add_flag("--html", o->html, "One self-contained page: tables, charts and flame graphs");
   table->add_option("--out", o->out, "Write here instead of stdout (atomically)");
   return {table, [o] {
             std::ostringstream text;

@@ -61,6 +61,14 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
 
 TimeSummary summarize_times(const std::vector<CompareRow>& rows);
 
+/// A page (compare_page.cpp): each case whose allocations changed with both
+/// sides' figures and a differential flame graph of its stacks; the others
+/// folded away. base_name and head_name say which reports they are.
+void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
+                        const std::string& head_name);
+/// The id of a case's section on that page.
+std::string compare_anchor(const std::string& case_name);
+
 /// One line of code's change in allocs/op between a case's two sides.
 struct SiteChange {
   SiteFrame where;                     ///< the line's first site in head (else in base)

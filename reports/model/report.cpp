@@ -265,13 +265,34 @@ void read_sites(const Reader& r, object entry, CaseResult& c, FramePool& frames)
         if (frame.get(text) != simdjson::SUCCESS) r.fail(c.name + ": a stack frame is not a string");
         summary.frames.emplace_back(text);
       }
-      const auto count = field(stack, k::kAllocsPerOpField);
-      double allocs = 0;
-      if (!count || !count->is_number() || count->get(allocs) != simdjson::SUCCESS || !(allocs >= 0) ||
-          !std::isfinite(allocs)) {
-        r.fail(c.name + ": a stack has no allocs_per_op");
+      if (const auto locations = field(stack, site_summary::keys::kLocations)) {
+        array texts;
+        if (locations->get(texts) != simdjson::SUCCESS || texts.size() != frames.size()) {
+          r.fail(c.name + ": a stack's locations are not one string per frame");
+        }
+        for (const element location : texts) {
+          std::string_view text;
+          if (location.get(text) != simdjson::SUCCESS) r.fail(c.name + ": a stack's location is not a string");
+          summary.locations.emplace_back(text);
+        }
       }
-      summary.allocs_per_op = allocs;
+      // A stack's figure: absent (reports before bytes and temporaries were
+      // kept) is 0, anything else a finite, non-negative number.
+      const auto figure = [&](const char* key, bool required) {
+        const auto value = field(stack, key);
+        double v = 0;
+        if (!value) {
+          if (required) r.fail(c.name + ": a stack has no " + key);
+          return v;
+        }
+        if (!value->is_number() || value->get(v) != simdjson::SUCCESS || !(v >= 0) || !std::isfinite(v)) {
+          r.fail(c.name + ": a stack's " + key + " is not a non-negative number");
+        }
+        return v;
+      };
+      summary.allocs_per_op = figure(k::kAllocsPerOpField, true);
+      summary.bytes_per_op = figure(k::kBytesPerOpField, false);
+      summary.temporary_per_op = figure(site_summary::keys::kTemporaryPerOp, false);
       c.stacks.push_back(std::move(summary));
     }
   }

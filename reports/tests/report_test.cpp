@@ -121,7 +121,7 @@ TEST(ReadReport, SitesAndStacksRoundTrip) {
   Report r = read_report(kFixtures + "/report.json");
   EXPECT_FALSE(r.cases[0].sites.empty());  // the fixture was written by `allocgate run --sites`
   r.cases[0].sites = {SiteSummary{allocgate::SiteFrame{"render", "workloads/x.cpp", 42}, 1000, 32000, 250, "reserve"}};
-  r.cases[0].stacks = {StackSummary{{"main", "render"}, 1000}};
+  r.cases[0].stacks = {StackSummary{{"main", "render"}, {"", "workloads/x.cpp:42"}, 1000, 32000, 250}};
   const Report again = report_from_json(to_json(r), "again");
   ASSERT_EQ(again.cases[0].sites.size(), 1u);
   EXPECT_EQ(to_string(again.cases[0].sites[0].where()), "render (workloads/x.cpp:42)");
@@ -130,9 +130,15 @@ TEST(ReadReport, SitesAndStacksRoundTrip) {
   EXPECT_EQ(again.cases[0].sites[0].hint, "reserve");
   ASSERT_EQ(again.cases[0].stacks.size(), 1u);
   EXPECT_EQ(again.cases[0].stacks[0].frames, (std::vector<std::string>{"main", "render"}));
+  EXPECT_EQ(again.cases[0].stacks[0].locations, (std::vector<std::string>{"", "workloads/x.cpp:42"}));
+  EXPECT_EQ(again.cases[0].stacks[0].bytes_per_op, 32000);
+  EXPECT_EQ(again.cases[0].stacks[0].temporary_per_op, 250);
   for (const char* bad : {R"("sites": 3)", R"("sites": [3])", R"("sites": [{"line": -1}])", R"("stacks": [{}])",
                           R"("sites": [{"allocs_per_op": 1, "temporary_per_op": 2}])", R"("sites": [{"hint": 7}])",
-                          R"("stacks": [{"frames": [1], "allocs_per_op": 1}])"}) {
+                          R"("stacks": [{"frames": [1], "allocs_per_op": 1}])",
+                          R"("stacks": [{"frames": ["f"], "locations": ["a", "b"], "allocs_per_op": 1}])",
+                          R"("stacks": [{"frames": ["f"], "locations": [3], "allocs_per_op": 1}])",
+                          R"("stacks": [{"frames": ["f"], "allocs_per_op": 1, "bytes_per_op": -1}])"}) {
     const std::string text =
         std::string(
             R"({"context": {"allocgate_schema_version": 1}, "benchmarks": [{"name": "a", "allocs_per_op": 1, )") +
@@ -256,7 +262,10 @@ TEST(ReportText, IsTheWholeDocumentsDumpByteForByte) {
       if (pick(2)) c.output_sha256 = std::string(64, 'f');
       if (pick(2)) c.equal_to_reference = pick(2) == 1;
       for (int s = pick(3); s > 0; --s) c.sites.push_back({{names[pick(5)], names[pick(5)], 3}, figure(), figure()});
-      for (int s = pick(3); s > 0; --s) c.stacks.push_back({{names[pick(5)], names[pick(5)]}, figure()});
+      for (int s = pick(3); s > 0; --s) {
+        c.stacks.push_back({{names[pick(5)], names[pick(5)]}, {}, figure(), figure(), 0});
+        if (pick(2)) c.stacks.back().locations = {names[pick(5)], ""};
+      }
       r.cases.push_back(std::move(c));
     }
     ASSERT_EQ(report_text(r), report_text_whole(r)) << "round " << round;

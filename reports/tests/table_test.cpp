@@ -6,6 +6,9 @@
 
 #include <regex>
 #include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace {
 
@@ -61,27 +64,65 @@ TEST(Table, ASparseScalingTableIsARowPerCase) {
   EXPECT_NE(dense.str().find("| variant | 200 | 2000 |"), std::string::npos);
 }
 
+// The page's data (pages/page.h): what its charts and flame graphs draw.
+nlohmann::json page_data(const std::string& html) {
+  const std::string open = "<script type=\"application/json\" id=\"allocgate-data\">";
+  const std::size_t from = html.find(open);
+  if (from == std::string::npos) return nullptr;
+  const std::size_t at = from + open.size();
+  return nlohmann::json::parse(html.substr(at, html.find("</script>", at) - at));
+}
+// The page up to its data and scripts: the tables and the charts' places.
+std::string body_of(const std::string& html) { return html.substr(0, html.find("<script")); }
+
 // A user's benchmarks on the page: a table row per benchmark and its sites,
-// not the markdown text in a <pre> with its newlines escaped.
+// not the markdown text in a <pre> with its newlines escaped; a ->Range
+// family charted against its argument, each point's tooltip the table's text.
 TEST(Table, AUsersBenchmarksAreAnHtmlTableWithTheirSites) {
-  const nlohmann::json benchmarks = nlohmann::json::array(
-      {{{"name", "BM_Copy/64"},
-        {"allocs_per_op", 2},
-        {"bytes_per_op", 128},
-        {"real_time", 25},
-        {"sites",
-         {{{"function", "copy"}, {"file", "bench.cpp"}, {"line", 7}, {"allocs_per_op", 2}, {"bytes_per_op", 128}}}}}});
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for (const int n : {512, 8, 4096, 64}) {  // the order a user's JSON may have
+    benchmarks.push_back({{"name", "BM_Copy/" + std::to_string(n)},
+                          {"allocs_per_op", n == 8 ? 0 : 2},
+                          {"bytes_per_op", 2 * n},
+                          {"real_time", 25},
+                          {"sites",
+                           {{{"function", "copy"},
+                             {"file", "bench.cpp"},
+                             {"line", 7},
+                             {"allocs_per_op", 2},
+                             {"bytes_per_op", 2 * n}}}}});
+  }
   const Report r = report_from_json(
       nlohmann::json{{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "bench.json");
   std::ostringstream out;
   print_html(out, r);
   const std::string html = out.str();
-  EXPECT_EQ(html.find("<pre>"), std::string::npos) << html;
-  EXPECT_EQ(html.find("\\n"), std::string::npos) << html;
-  EXPECT_NE(html.find("<tr><td>BM_Copy/64</td><td class=\"n\">25.0</td><td class=\"n\">128</td><td class=\"n\">2</td>"),
+  const std::string body = body_of(html);
+  EXPECT_EQ(body.find("<pre>"), std::string::npos) << body;
+  EXPECT_EQ(body.find("\\n"), std::string::npos) << body;
+  EXPECT_NE(body.find("<tr><td>BM_Copy/64</td><td class=\"n\">25.0</td><td class=\"n\">128</td><td class=\"n\">2</td>"),
             std::string::npos)
-      << html;
-  EXPECT_NE(html.find("copy (bench.cpp:7)"), std::string::npos) << html;
+      << body;
+  EXPECT_LT(body.find("<td>BM_Copy/512<"), body.find("<td>BM_Copy/4096<"));  // Google Benchmark's order
+  EXPECT_NE(body.find("copy (bench.cpp:7)"), std::string::npos) << body;
+
+  const nlohmann::json data = page_data(html);
+  ASSERT_EQ(data["charts"].size(), 3u) << data.dump(1);  // allocs/op, bytes/op, time/op
+  for (const auto& chart : data["charts"]) {
+    EXPECT_NE(body.find("id=\"" + chart["id"].get<std::string>() + "\""), std::string::npos);
+    EXPECT_EQ(chart["x_title"], "argument");
+    EXPECT_TRUE(chart["x_log"]);  // 8 to 4096
+  }
+  const nlohmann::json& allocs = data["charts"][0];
+  EXPECT_EQ(allocs["title"], "allocs/op");
+  EXPECT_FALSE(allocs["y_log"]);  // a 0 among the figures: a linear axis that draws it
+  ASSERT_EQ(allocs["series"].size(), 1u);
+  EXPECT_EQ(allocs["series"][0]["name"], "BM_Copy/x");
+  EXPECT_EQ(allocs["series"][0]["points"],
+            nlohmann::json::parse(R"([{"x": 8, "y": 0, "text": "0"}, {"x": 64, "y": 2, "text": "2"},
+              {"x": 512, "y": 2, "text": "2"}, {"x": 4096, "y": 2, "text": "2"}])"));
+  EXPECT_EQ(data["charts"][1]["series"][0]["points"][3]["text"], "8192");
+  EXPECT_EQ(data["charts"][2]["series"][0]["points"][0]["text"], "25.0");  // as the table prints it
 }
 
 TEST(Table, ADifferingOutputIsFlagged) {
@@ -100,22 +141,44 @@ TEST(Table, HtmlIsOneSelfContainedPageWithTheCharts) {
   print_html(out, r);
   const std::string html = out.str();
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
-  EXPECT_EQ(html.find("http://", html.find("<body>")),
-            html.find("http://www.w3.org/2000/svg"));  // no external resource
-  EXPECT_EQ(html.find("<script"), std::string::npos);
-  // Two workloads, each with an allocs/op chart, a time chart and a scaling chart.
-  std::size_t charts = 0;
-  for (std::size_t at = html.find("<svg class=\"chart "); at != std::string::npos;
-       at = html.find("<svg class=\"chart ", at + 1)) {
-    ++charts;
+  // Nothing fetched: every script and style inlined.
+  EXPECT_EQ(html.find("<script src"), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_NE(html.find("Chart.js v3.9.1"), std::string::npos);  // the library, pinned by Debian
+  EXPECT_NE(html.find("d3-flame-graph"), std::string::npos);
+  const nlohmann::json data = page_data(html);
+  // log_report has three sizes: allocs/op, bytes/op and time against size,
+  // a line per variant; row_parse one: a bar per variant of each.
+  ASSERT_EQ(data["charts"].size(), 6u) << data.dump(1);
+  EXPECT_EQ(data["charts"][0]["x_title"], "input size");
+  EXPECT_EQ(data["charts"][0]["series"].size(), 2u);
+  EXPECT_EQ(data["charts"][3]["type"], "bar");
+  // The time's series carries its fastest and slowest repetitions as a band.
+  EXPECT_TRUE(data["charts"][2]["series"][0].contains("low"));
+  // A flame graph per variant with stacks at the table's size; the first
+  // is log_report/v1/2000's, its frames the workload's own, no runner's.
+  ASSERT_FALSE(data["flames"].empty());
+  const nlohmann::json& tree = data["flames"][0]["tree"];
+  EXPECT_EQ(tree["name"], "log_report/v1/2000");
+  EXPECT_NE(html.find("<details class=\"flame-case\" open><summary>log_report/v1/2000: allocation stacks"),
+            std::string::npos);
+  bool split = false;
+  std::vector<const nlohmann::json*> nodes{&tree};
+  while (!nodes.empty()) {
+    const nlohmann::json& n = *nodes.back();
+    nodes.pop_back();
+    EXPECT_NE(n["name"], "main");
+    split = split || n["name"] == "allocgate::workloads::log_report::(anonymous namespace)::split";
+    // A frame is as wide as what its children allocate, at least.
+    double children = 0;
+    if (!n.contains("children")) continue;
+    for (const auto& c : n["children"]) {
+      children += c["figures"][0].get<double>();
+      nodes.push_back(&c);
+    }
+    EXPECT_GE(n["figures"][0].get<double>() + 1e-9, children) << n["name"];
   }
-  EXPECT_EQ(charts, 8u);  // and a flame graph per workload
-  EXPECT_NE(html.find("<svg class=\"chart scaling\""), std::string::npos);
-  EXPECT_NE(html.find("class=\"series\""), std::string::npos);
-  // The reference variant's stacks as a flame graph, its top frame the split.
-  EXPECT_NE(html.find("<svg class=\"chart flame\""), std::string::npos);
-  EXPECT_NE(html.find("log_report/v1/2000: allocation stacks"), std::string::npos);
-  EXPECT_NE(html.find("<title>allocgate::workloads::log_report::(anonymous namespace)::split: "), std::string::npos);
+  EXPECT_TRUE(split);
 }
 
 TEST(Table, AGoogleBenchmarkReportGetsOnePlainTable) {

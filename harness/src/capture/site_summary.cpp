@@ -17,10 +17,20 @@ Summary summarize(const SiteProfile& profile, double operations) {
   }
   for (std::size_t i = 0; i < profile.stacks.size() && i < kStacks; ++i) {
     const std::vector<SiteFrame>& frames = profile.stacks[i].frames;
-    StackSummary stack{{}, static_cast<double>(profile.stacks[i].count) / operations};
-    if (profile.stacks[i].truncated || frames.size() > kFrames) stack.frames.emplace_back(kTruncatedFrame);
+    const StackSample& sample = profile.stacks[i];
+    StackSummary stack{{},
+                       {},
+                       static_cast<double>(sample.count) / operations,
+                       static_cast<double>(sample.bytes) / operations,
+                       static_cast<double>(sample.temporary) / operations};
+    if (sample.truncated || frames.size() > kFrames) {
+      stack.frames.emplace_back(kTruncatedFrame);
+      stack.locations.emplace_back();
+    }
     for (std::size_t f = frames.size() > kFrames ? frames.size() - kFrames : 0; f < frames.size(); ++f) {
       stack.frames.push_back(frames[f].function);
+      stack.locations.push_back(frames[f].file.empty() ? std::string()
+                                                       : frames[f].file + ":" + std::to_string(frames[f].line));
     }
     summary.stacks.push_back(std::move(stack));
   }
@@ -45,7 +55,12 @@ nlohmann::json sites_json(const std::vector<SiteSummary>& sites) {
 nlohmann::json stacks_json(const std::vector<StackSummary>& stacks) {
   nlohmann::json json = nlohmann::json::array();
   for (const StackSummary& stack : stacks) {
-    json.push_back({{keys::kFrames, stack.frames}, {keys::kAllocsPerOp, json_number(stack.allocs_per_op)}});
+    nlohmann::json entry{{keys::kFrames, stack.frames},
+                         {keys::kAllocsPerOp, json_number(stack.allocs_per_op)},
+                         {keys::kBytesPerOp, json_number(stack.bytes_per_op)},
+                         {keys::kTemporaryPerOp, json_number(stack.temporary_per_op)}};
+    if (!stack.locations.empty()) entry[keys::kLocations] = stack.locations;
+    json.push_back(std::move(entry));
   }
   return json;
 }

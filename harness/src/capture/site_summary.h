@@ -28,8 +28,10 @@ inline constexpr const char* kAllocsPerOp = "allocs_per_op";
 inline constexpr const char* kBytesPerOp = "bytes_per_op";
 inline constexpr const char* kTemporaryPerOp = "temporary_per_op";  ///< of allocs_per_op, freed before the next
 inline constexpr const char* kHint = "hint";                        ///< the usual fix, when one is known
-inline constexpr const char* kStacks = "stacks";                    ///< [{frames, allocs_per_op}]
+inline constexpr const char* kStacks =
+    "stacks";  ///< [{frames, locations, allocs_per_op, bytes_per_op, temporary_per_op}]
 inline constexpr const char* kFrames = "frames";
+inline constexpr const char* kLocations = "locations";  ///< each frame's "file:line", "" where unknown
 }  // namespace keys
 
 /// The outermost frame of a stack that was cut (the report keeps the innermost
@@ -72,8 +74,11 @@ struct SiteSummary {
 /// A distinct allocation stack of one operation, outermost frame first, each
 /// frame a function name: what a flame graph is drawn from.
 struct StackSummary {
-  std::vector<std::string> frames;
+  std::vector<std::string> frames;     ///< functions, outermost first
+  std::vector<std::string> locations;  ///< each frame's "file:line", "" where unknown; empty: none known
   double allocs_per_op = 0;
+  double bytes_per_op = 0;
+  double temporary_per_op = 0;  ///< of allocs_per_op, freed before the thread's next allocation
 };
 
 struct Summary {

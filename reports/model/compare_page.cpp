@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: Apache-2.0
+// `allocgate compare BASE HEAD --html`: a page for a change. Every case whose
+// allocations changed gets a row of both sides' figures and a differential
+// flame graph of its stacks, each frame coloured by what happened to its
+// allocs/op (pages/page.js); cases that did not change are folded away.
+
+#include <ostream>
+#include <sstream>
+
+#include "compare.h"
+#include "escape.h"
+#include "flame_tree.h"
+#include "format.h"
+#include "page.h"
+
+namespace allocgate::reports {
+namespace {
+
+std::string both(const std::optional<double>& base, const std::optional<double>& head) {
+  const auto text = [](const std::optional<double>& v) { return v ? files::readable(*v) : std::string("-"); };
+  return text(base) + " &rarr; " + text(head);
+}
+
+std::string time_change(const CompareRow& row) {
+  if (!row.time_ratio) return "-";
+  std::string text = files::signed_percent(*row.time_ratio - 1);
+  if (row.time_p) text += " (p=" + files::exact(std::round(*row.time_p * 1000) / 1000) + ")";
+  return text;
+}
+
+}  // namespace
+
+/// The anchor of a case's section on the compare page, as the gate's
+/// markdown points to it.
+std::string compare_anchor(const std::string& case_name) { return "case-" + files::html_text(case_name); }
+
+void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
+                        const std::string& head_name) {
+  std::ostringstream body;
+  nlohmann::json flames = nlohmann::json::array();
+  body << "<h1>allocgate compare</h1>\n<p class=\"context\">base: <b>" << files::html_text(base_name)
+       << "</b> &nbsp; head: <b>" << files::html_text(head_name) << "</b></p>\n"
+       << "<p class=\"legend\">frames by their change in allocs/op: <span style=\"background:#d62728;color:#fff\">new"
+          "</span><span style=\"background:#fc9272\">grown</span><span style=\"background:#9ecae1\">shrunk</span>"
+          "<span style=\"background:#3182bd;color:#fff\">gone (drawn at the base's width)</span>"
+          "<span style=\"background:#d9d9d9\">same</span></p>\n";
+  std::size_t changed = 0;
+  for (const CompareRow& row : rows) {
+    if (!row.allocs_changed() && !row.bytes_changed()) continue;
+    ++changed;
+    const bool more = row.head->allocs_per_op > row.base->allocs_per_op;
+    body << "<section class=\"change\"><h2 id=\"" << compare_anchor(row.name) << "\">" << files::html_text(row.name)
+         << "</h2>\n<table><tr><th>allocs/op</th><th>B/op</th><th>time/op</th><th>time change</th></tr>\n<tr>"
+         << "<td class=\"n " << (row.allocs_changed() ? (more ? "regressed" : "improved") : "") << "\">"
+         << both(row.base->allocs_per_op, row.head->allocs_per_op) << "</td><td class=\"n\">"
+         << both(row.base->bytes_per_op, row.head->bytes_per_op) << "</td><td class=\"n\">"
+         << (row.base->ns_median ? files::nanoseconds(*row.base->ns_median) : "-") << " &rarr; "
+         << (row.head->ns_median ? files::nanoseconds(*row.head->ns_median) : "-") << "</td><td class=\"n\">"
+         << time_change(row) << "</td></tr>\n</table>\n";
+    nlohmann::json tree = differential_flame_tree(*row.base, *row.head);
+    if (tree.is_null()) {
+      body << "<p>No stacks in either report: run both with --sites (or --allocgate_sites) to see where.</p>\n";
+    } else {
+      const std::string id = "flame" + std::to_string(flames.size() + 1);
+      body << "<div class=\"flame\" id=\"" << id << "\"></div>\n";
+      flames.push_back({{"id", id}, {"title", row.name}, {"differential", true}, {"tree", std::move(tree)}});
+    }
+    body << "</section>\n";
+  }
+  if (changed == 0) body << "<p>No case's allocations changed.</p>\n";
+  std::ostringstream rest;
+  std::size_t unchanged = 0;
+  for (const CompareRow& row : rows) {
+    if (row.allocs_changed() || row.bytes_changed()) continue;
+    ++unchanged;
+    rest << "<li>" << files::html_text(row.name)
+         << (!row.base   ? " (only in head)"
+             : !row.head ? " (only in base)"
+                         : "")
+         << "</li>\n";
+  }
+  if (unchanged != 0) {
+    body << "<details><summary>" << unchanged << " case(s) whose allocations did not change</summary>\n<ul>\n"
+         << rest.str() << "</ul></details>\n";
+  }
+  pages::write_page(out, {"allocgate compare", body.str(), {{"flames", std::move(flames)}}});
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: Apache-2.0
+// `allocgate table --html`: one page for any report, an allocgate run's or a
+// Google Benchmark JSON with allocgate's counters (with or without sites), or
+// allocgate::gtest's test report. The tables are HTML; the charts (Chart.js)
+// and flame graphs (d3-flame-graph) are drawn by the page from its data
+// (pages/page.h). Every figure a tooltip shows is the text the table prints.
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "escape.h"
+#include "flame_tree.h"
+#include "format.h"
+#include "json_keys.h"
+#include "name_order.h"
+#include "page.h"
+#include "table.h"
+#include "workload_view.h"
+
+namespace allocgate::reports {
+namespace {
+
+// The page's data as its body is written: each chart and flame graph gets
+// an element id, and its spec goes into the data under that id.
+struct PageData {
+  nlohmann::json charts = nlohmann::json::array();
+  nlohmann::json flames = nlohmann::json::array();
+  int ids = 0;
+  std::string id(const char* kind) { return kind + std::to_string(++ids); }
+};
+
+// One line of a chart against an argument: its points in order of x.
+struct Line {
+  std::string name;
+  std::vector<std::pair<double, const CaseResult*>> points;
+};
+
+std::string time_text(const CaseResult& c) {
+  std::string text = time_cell(c);
+  if (c.ns_min && c.ns_max && *c.ns_min != *c.ns_max) {
+    text += " (" + files::nanoseconds(*c.ns_min) + " to " + files::nanoseconds(*c.ns_max) + ")";
+  }
+  return text;
+}
+
+// A log axis where every figure is above 0 and they span two orders of
+// magnitude; otherwise linear from 0, so that 0 is drawn as 0.
+bool wants_log(const std::vector<double>& values, double span) {
+  if (values.empty()) return false;
+  const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+  return *lo > 0 && *hi / *lo >= span;
+}
+
+using Figure = std::optional<double> (*)(const CaseResult&);
+std::optional<double> allocs_of(const CaseResult& c) { return c.allocs_per_op; }
+std::optional<double> bytes_of(const CaseResult& c) { return c.bytes_per_op; }
+std::optional<double> time_of(const CaseResult& c) { return c.ns_median; }
+
+std::string figure_text(Figure figure, const CaseResult& c) {
+  if (figure == time_of) return time_text(c);
+  return files::readable(*figure(c));
+}
+
+// A line chart of one figure against the argument, a line per series; the
+// time with its fastest-to-slowest band.
+void line_chart(std::ostream& body, PageData& data, const std::string& title, const std::string& x_title,
+                const std::vector<Line>& lines, Figure figure) {
+  nlohmann::json series = nlohmann::json::array();
+  std::vector<double> xs, ys;
+  for (const Line& line : lines) {
+    nlohmann::json points = nlohmann::json::array(), low = nlohmann::json::array(), high = nlohmann::json::array();
+    bool band = figure == time_of;
+    for (const auto& [x, c] : line.points) {
+      const std::optional<double> y = figure(*c);
+      if (!y) continue;
+      points.push_back({{"x", x}, {"y", *y}, {"text", figure_text(figure, *c)}});
+      xs.push_back(x);
+      ys.push_back(*y);
+      band = band && c->ns_min && c->ns_max;
+      if (band) {
+        low.push_back(*c->ns_min);
+        high.push_back(*c->ns_max);
+      }
+    }
+    if (points.empty()) continue;
+    nlohmann::json s{{"name", line.name}, {"points", std::move(points)}};
+    if (band) {
+      s["low"] = std::move(low);
+      s["high"] = std::move(high);
+    }
+    series.push_back(std::move(s));
+  }
+  if (series.empty()) return;
+  const std::string id = data.id("chart");
+  body << "<div class=\"chart\" id=\"" << id << "\"></div>\n";
+  data.charts.push_back({{"id", id},
+                         {"title", title},
+                         {"x_title", x_title},
+                         {"x_log", wants_log(xs, 8)},
+                         {"y_log", wants_log(ys, 100)},
+                         {"y_title", figure == time_of ? "ns" : ""},
+                         {"series", std::move(series)}});
+}
+
+// A bar chart of one figure, a bar per case.
+void bar_chart(std::ostream& body, PageData& data, const std::string& title,
+               const std::vector<std::pair<std::string, const CaseResult*>>& bars, Figure figure) {
+  nlohmann::json labels = nlohmann::json::array(), values = nlohmann::json::array(), texts = nlohmann::json::array();
+  std::vector<double> ys;
+  for (const auto& [label, c] : bars) {
+    const std::optional<double> y = figure(*c);
+    labels.push_back(label);
+    values.push_back(y ? nlohmann::json(*y) : nlohmann::json(nullptr));
+    texts.push_back(y ? nlohmann::json(figure_text(figure, *c)) : nlohmann::json(nullptr));
+    if (y) ys.push_back(*y);
+  }
+  if (ys.empty()) return;
+  const std::string id = data.id("chart");
+  body << "<div class=\"chart\" id=\"" << id << "\"></div>\n";
+  data.charts.push_back({{"id", id},
+                         {"type", "bar"},
+                         {"title", title},
+                         {"labels", std::move(labels)},
+                         {"y_log", wants_log(ys, 1000)},
+                         {"y_title", figure == time_of ? "ns" : ""},
+                         {"series", {{{"name", title}, {"values", std::move(values)}, {"texts", std::move(texts)}}}}});
+}
+
+void charts_against(std::ostream& body, PageData& data, const std::string& x_title, const std::vector<Line>& lines) {
+  body << "<div class=\"charts\">\n";
+  line_chart(body, data, "allocs/op", x_title, lines, allocs_of);
+  line_chart(body, data, "bytes/op", x_title, lines, bytes_of);
+  line_chart(body, data, "time/op (median, fastest to slowest)", x_title, lines, time_of);
+  body << "</div>\n";
+}
+
+void bar_charts(std::ostream& body, PageData& data,
+                const std::vector<std::pair<std::string, const CaseResult*>>& bars) {
+  body << "<div class=\"charts\">\n";
+  bar_chart(body, data, "allocs/op", bars, allocs_of);
+  bar_chart(body, data, "bytes/op", bars, bytes_of);
+  bar_chart(body, data, "time/op (median)", bars, time_of);
+  body << "</div>\n";
+}
+
+// A case's top sites, by allocations: allocs, bytes and temporaries per
+// operation, and the usual fix where one is known.
+void sites_table(std::ostream& body, const CaseResult& c) {
+  body << "<table class=\"sites\"><caption>" << files::html_text(c.name)
+       << ": where one operation allocates</caption>\n"
+       << "<tr><th>allocs/op</th><th>B/op</th><th>temporary/op</th><th>site</th><th>fix</th></tr>\n";
+  for (const SiteSummary& site : c.sites) {
+    body << "<tr><td class=\"n\">" << files::readable(site.allocs_per_op) << "</td><td class=\"n\">"
+         << files::readable(site.bytes_per_op) << "</td><td class=\"n\">" << files::readable(site.temporary_per_op)
+         << "</td><td>" << files::html_text(to_string(site.where())) << "</td><td>" << files::html_text(site.hint)
+         << "</td></tr>\n";
+  }
+  body << "</table>\n";
+}
+
+// A case's flame graph, drawn when its <details> is first opened.
+void flame(std::ostream& body, PageData& data, const CaseResult& c, bool open) {
+  nlohmann::json tree = flame_tree(c);
+  if (tree.is_null()) return;
+  const std::string id = data.id("flame");
+  body << "<details class=\"flame-case\"" << (open ? " open" : "") << "><summary>" << files::html_text(c.name)
+       << ": allocation stacks of one operation</summary><div class=\"flame\" id=\"" << id << "\"></div></details>\n";
+  data.flames.push_back({{"id", id}, {"title", c.name}, {"differential", false}, {"tree", std::move(tree)}});
+}
+
+void context_line(std::ostream& body, const Report& report) {
+  body << "<p class=\"context\">";
+  for (const char* key : {keys::kDate, keys::kToolchain, keys::kCompiler, keys::kBuildType, keys::kCpu,
+                          keys::kGitCommit, keys::kExecutable}) {
+    const std::string value = report.context_text(key);
+    if (!value.empty()) body << files::html_text(key) << ": <b>" << files::html_text(value) << "</b> &nbsp; ";
+  }
+  if (!report.source_summary.empty()) body << "<br>" << files::html_text(report.source_summary);
+  body << "</p>\n";
+}
+
+void workload_section(std::ostream& body, PageData& data, const WorkloadView& v) {
+  body << "<section class=\"workload\"><h2 id=\"" << files::html_text(v.name) << "\">" << files::html_text(v.name)
+       << "</h2>\n";
+  if (!v.summary.empty()) body << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
+  body << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th>"
+          "</tr>\n";
+  const CaseResult* reference = v.at(v.variants.front(), v.table_size);
+  std::vector<std::pair<std::string, const CaseResult*>> at_size;
+  for (const std::string& variant : v.variants) {
+    const CaseResult* c = v.at(variant, v.table_size);
+    if (!c) continue;
+    at_size.emplace_back(variant, c);
+    const std::string eq = equality(*c, c == reference);
+    body << "<tr><td>" << files::html_text(variant) << "</td><td class=\"n\">" << time_cell(*c)
+         << "</td><td class=\"n\">" << optional_cell(c->bytes_per_op) << "</td><td class=\"n\">"
+         << files::readable(c->allocs_per_op) << "</td><td class=\"n\">" << speedup(*c, reference) << "</td><td"
+         << (eq == "DIFFERS" ? " class=\"regressed\"" : "") << ">" << eq << "</td></tr>\n";
+  }
+  body << "</table>\n";
+  if (v.sizes.size() > 1) {
+    std::vector<Line> lines;
+    for (const std::string& variant : v.variants) {
+      Line line{variant, {}};
+      for (const auto size : v.sizes) {
+        if (const CaseResult* c = v.at(variant, size)) line.points.emplace_back(static_cast<double>(size), c);
+      }
+      lines.push_back(std::move(line));
+    }
+    charts_against(body, data, "input size", lines);
+  } else {
+    bar_charts(body, data, at_size);
+  }
+  bool first = true;
+  for (const auto& [variant, c] : at_size) {
+    flame(body, data, *c, first && !c->stacks.empty());
+    if (!c->stacks.empty()) first = false;
+  }
+  for (const auto& [variant, c] : at_size) {
+    if (!c->sites.empty()) sites_table(body, *c);
+  }
+  body << "</section>\n";
+}
+
+// A benchmark's name split as a chart needs it: the family (up to the first
+// "/"), the argument a ->Range varies (the first part that is a number), and
+// the line it is drawn on (the name with that part as "x").
+struct NameParts {
+  std::string family;
+  std::string line;
+  std::optional<double> argument;
+};
+
+NameParts parts_of(const std::string& name) {
+  NameParts parts;
+  const std::size_t slash = name.find('/');
+  parts.family = name.substr(0, slash);
+  parts.line = parts.family;
+  if (slash == std::string::npos) return parts;
+  std::size_t at = slash + 1;
+  while (at <= name.size()) {
+    std::size_t end = name.find('/', at);
+    if (end == std::string::npos) end = name.size();
+    const std::string_view part(name.data() + at, end - at);
+    std::uint64_t value = 0;
+    const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), value);
+    if (!parts.argument && !part.empty() && ec == std::errc() && ptr == part.data() + part.size()) {
+      parts.argument = static_cast<double>(value);
+      parts.line += "/x";
+    } else {
+      parts.line += '/';
+      parts.line += part;
+    }
+    at = end + 1;
+  }
+  return parts;
+}
+
+// The cases of no workload (a Google Benchmark binary's, allocgate::gtest's),
+// by family: a table each, and charts against the argument where the family
+// has several.
+void benchmark_sections(std::ostream& body, PageData& data, const Report& report) {
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const CaseResult*>> families;
+  for (const CaseResult& c : report.cases) {
+    if (!c.workload.empty()) continue;
+    const std::string family = parts_of(c.name).family;
+    auto [it, inserted] = families.try_emplace(family);
+    if (inserted) order.push_back(family);
+    it->second.push_back(&c);
+  }
+  for (const std::string& family : order) {
+    std::vector<const CaseResult*>& cases = families[family];
+    std::stable_sort(cases.begin(), cases.end(),
+                     [](const CaseResult* a, const CaseResult* b) { return name_before(a->name, b->name); });
+    body << "<section class=\"family\"><h2 id=\"" << files::html_text(family) << "\">" << files::html_text(family)
+         << "</h2>\n<table><tr><th>case</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>peak bytes</th>"
+            "<th>leaked B/op</th></tr>\n";
+    for (const CaseResult* c : cases) {
+      body << "<tr><td>" << files::html_text(c->name)
+           << (c->test_failed ? " <span class=\"regressed\">(failed)</span>" : "") << "</td><td class=\"n\">"
+           << files::html_text(time_text(*c)) << "</td><td class=\"n\">" << optional_cell(c->bytes_per_op)
+           << "</td><td class=\"n\">" << files::readable(c->allocs_per_op) << "</td><td class=\"n\">"
+           << optional_cell(c->peak_bytes) << "</td><td class=\"n\">" << optional_cell(c->leaked_bytes_per_op)
+           << "</td></tr>\n";
+    }
+    body << "</table>\n";
+    std::vector<Line> lines;
+    std::map<std::string, std::size_t> line_of;
+    std::size_t with_argument = 0;
+    for (const CaseResult* c : cases) {
+      const NameParts parts = parts_of(c->name);
+      if (!parts.argument) continue;
+      ++with_argument;
+      const auto [it, inserted] = line_of.try_emplace(parts.line, lines.size());
+      if (inserted) lines.push_back(Line{parts.line, {}});
+      lines[it->second].points.emplace_back(*parts.argument, c);
+    }
+    if (with_argument >= 2 && with_argument == cases.size()) {
+      charts_against(body, data, "argument", lines);
+    } else if (cases.size() >= 2) {
+      std::vector<std::pair<std::string, const CaseResult*>> bars;
+      for (const CaseResult* c : cases) bars.emplace_back(c->name, c);
+      bar_charts(body, data, bars);
+    }
+    bool first = true;
+    for (const CaseResult* c : cases) {
+      flame(body, data, *c, first && !c->stacks.empty());
+      if (!c->stacks.empty()) first = false;
+    }
+    for (const CaseResult* c : cases) {
+      if (!c->sites.empty()) sites_table(body, *c);
+    }
+    body << "</section>\n";
+  }
+}
+
+}  // namespace
+
+void print_html(std::ostream& out, const Report& report) {
+  std::ostringstream body;
+  PageData data;
+  body << "<h1>allocgate report</h1>\n";
+  context_line(body, report);
+  for (const WorkloadView& v : arrange(report)) workload_section(body, data, v);
+  benchmark_sections(body, data, report);
+  if (!report.not_run.empty()) {
+    body << "<h2>not run</h2>\n<ul>\n";
+    for (const NotRun& n : report.not_run) {
+      body << "<li>" << files::html_text(n.name) << (n.errored ? " (error: " : " (skipped: ")
+           << files::html_text(n.message) << ")</li>\n";
+    }
+    body << "</ul>\n";
+  }
+  pages::Page page{
+      "allocgate report", body.str(), {{"charts", std::move(data.charts)}, {"flames", std::move(data.flames)}}};
+  pages::write_page(out, page);
+}
+
+}  // namespace allocgate::reports

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+// allocgate's pages: draws the charts (Chart.js) and flame graphs
+// (d3-flame-graph) that the page's data, a JSON script element written by
+// reports/pages/page.cpp, describes:
+//
+//   charts: [{id, title, x_title, x_log, y_log, labels?, tooltip_titles?, series}]
+//     A chart into the element with that id. With labels, the x axis is those
+//     categories and each series has values[] and texts[] (null: no figure);
+//     without, each series has points [{x, y, text}]. A series with low[] and
+//     high[] (one per value or point) is drawn with that band. texts are the
+//     figures exactly as the page's tables print them: tooltips show them.
+//     marks (category charts): the indices of points drawn larger, in orange,
+//     and said in their tooltip (a history's runs where a figure changed).
+//   flames: [{id, title, differential, tree}]
+//     A flame graph into that element. A node is {name, location, hint,
+//     figures: [allocs, bytes, temporaries] per operation, children} (not
+//     v or c, which d3-flame-graph reads as value and children); in a
+//     differential graph also base: [allocs, bytes, temporaries] and change
+//     (new, grown, shrunk, gone, same).
+//
+// Everything in the data came from a report, so every text goes into the
+// page as text, or through html() after escape().
+'use strict';
+(function () {
+  const data = JSON.parse(document.getElementById('allocgate-data').textContent);
+  const number = new Intl.NumberFormat('en-US', {maximumFractionDigits: 3});
+  // Series that coincide stay visible: each has its own point shape, dash
+  // and size, the first drawn largest and underneath.
+  const colors = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf'];
+  const shapes = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
+  const dashes = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
+
+  function escape(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
+  }
+
+  // A log axis cannot show 0: it is used only where every figure is above 0.
+  // Its labels are the powers of ten, or, on an x axis of a few arguments
+  // (a ->Range: 8, 64, 512, 4096), the arguments themselves.
+  function axis(type, title, log, values) {
+    const scale = {
+      type: log ? 'logarithmic' : type,
+      title: {display: Boolean(title), text: title},
+      ticks: {callback: (value) => number.format(value)},
+    };
+    if (!log && type === 'linear') scale.beginAtZero = true;
+    if (type === 'category') delete scale.ticks;
+    if (log) {
+      const distinct = values ? [...new Set(values)].sort((a, b) => a - b) : [];
+      if (distinct.length >= 2 && distinct.length <= 12) {
+        scale.afterBuildTicks = (axis) => { axis.ticks = distinct.map((value) => ({value})); };
+      } else {
+        scale.ticks.callback = (value) => (Number.isInteger(Math.log10(value)) ? number.format(value) : '');
+      }
+    }
+    return scale;
+  }
+
+  function datasetsOf(spec) {
+    const category = Array.isArray(spec.labels);
+    const sets = [];
+    const marks = new Set(spec.marks || []);
+    const many = category && spec.labels.length > 400;  // the line says it; points would hide it
+    spec.series.forEach((series, i) => {
+      const color = colors[i % colors.length];
+      const radius = Math.max(7 - 1.5 * i, 3);
+      const values = category ? series.values : series.points.map((p) => ({x: p.x, y: p.y}));
+      const texts = category ? series.texts : series.points.map((p) => p.text);
+      sets.push({
+        label: series.name,
+        data: values,
+        texts: texts,
+        borderColor: color,
+        backgroundColor: color,
+        pointStyle: shapes[i % shapes.length],
+        pointRadius: marks.size || many ? values.map((v, k) => (marks.has(k) ? 7 : many ? 0 : 3)) : radius,
+        pointBackgroundColor: marks.size ? values.map((v, k) => (marks.has(k) ? '#e6550d' : color)) : color,
+        pointHoverRadius: Math.max(9 - 1.5 * i, 4),
+        borderWidth: Math.max(3 - 0.5 * i, 1),
+        borderDash: dashes[i % dashes.length],
+        spanGaps: false,
+        order: i,
+      });
+      if (series.low && series.high) {
+        const edge = (ys) => (category ? ys : series.points.map((p, k) => ({x: p.x, y: ys[k]})));
+        const band = {borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, band: true, order: i + 100};
+        sets.push(Object.assign({label: series.name + ' (fastest)', data: edge(series.low), fill: false}, band));
+        sets.push(Object.assign({label: series.name + ' (slowest)', data: edge(series.high), fill: '-1',
+                                 backgroundColor: color + '30'}, band));
+      }
+    });
+    return sets;
+  }
+
+  function drawChart(spec) {
+    const marks = new Set(spec.marks || []);
+    const holder = document.getElementById(spec.id);
+    if (!holder) return;
+    const canvas = document.createElement('canvas');
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', spec.title);
+    holder.appendChild(canvas);
+    const category = Array.isArray(spec.labels);
+    const config = {
+      type: spec.type || 'line',
+      data: {labels: category ? spec.labels : undefined, datasets: datasetsOf(spec)},
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        parsing: category ? undefined : false,
+        interaction: {mode: category ? 'index' : 'nearest', axis: 'x', intersect: false},
+        plugins: {
+          title: {display: true, text: spec.title},
+          legend: {
+            display: spec.series.length > 1,
+            labels: {usePointStyle: true, filter: (item, chart) => !chart.datasets[item.datasetIndex].band},
+          },
+          tooltip: {
+            filter: (item) => !item.dataset.band && item.dataset.texts[item.dataIndex] != null,
+            callbacks: {
+              title: (items) => {
+                if (!items.length) return '';
+                const i = items[0].dataIndex;
+                if (category) {
+                  const title = spec.tooltip_titles ? spec.tooltip_titles[i] : String(spec.labels[i]);
+                  return marks.has(i) ? title + '\nchanged here' : title;
+                }
+                return (spec.x_title ? spec.x_title + ' ' : '') + number.format(items[0].parsed.x);
+              },
+              label: (item) => item.dataset.label + ': ' + item.dataset.texts[item.dataIndex],
+            },
+          },
+        },
+        scales: {
+          x: category ? axis('category', spec.x_title, false)
+                      : axis('linear', spec.x_title, spec.x_log, spec.series.flatMap((s) => s.points.map((p) => p.x))),
+          y: axis('linear', spec.y_title || '', spec.y_log),
+        },
+      },
+    };
+    holder.chart = new Chart(canvas, config);
+  }
+
+  // Flame graphs.
+  const metrics = [['allocs/op', 0], ['bytes/op', 1], ['temporaries/op', 2]];
+  const changeColors = {new: '#d62728', grown: '#fc9272', shrunk: '#9ecae1', gone: '#3182bd', same: '#d9d9d9'};
+
+  // A differential graph is as wide as its width (what went away stays seen).
+  function setValues(node, metric) {
+    node.value = metric < 0 ? node.width : node.figures[metric];
+    (node.children || []).forEach((child) => setValues(child, metric));
+  }
+
+  function figures(v) {
+    return number.format(v[0]) + ' allocs/op, ' + number.format(v[1]) + ' B/op, ' + number.format(v[2]) +
+           ' temporaries/op';
+  }
+
+  function tooltipHtml(node) {
+    let html = '<b>' + escape(node.name) + '</b>';
+    if (node.location) html += '<br>' + escape(node.location);
+    if (node.base) {
+      html += '<br>' + escape(node.change) + ': ' + number.format(node.base[0]) + ' \u2192 ' +
+              number.format(node.figures[0]) + ' allocs/op, ' + number.format(node.base[1]) + ' \u2192 ' +
+              number.format(node.figures[1]) + ' B/op';
+    } else {
+      html += '<br>' + escape(figures(node.figures));
+    }
+    if (node.hint) html += '<br>fix: ' + escape(node.hint);
+    return html;
+  }
+
+  function drawFlame(spec) {
+    const holder = document.getElementById(spec.id);
+    if (!holder) return;
+    const controls = document.createElement('div');
+    controls.className = 'flame-controls';
+    let metric = spec.differential ? -1 : 0;
+    if (!spec.differential) {
+      const select = document.createElement('select');
+      select.setAttribute('aria-label', 'width by');
+      metrics.forEach(([label, index]) => select.add(new Option('width: ' + label, String(index))));
+      select.addEventListener('change', () => {
+        metric = Number(select.value);
+        setValues(spec.tree, metric);
+        chart.update(spec.tree);
+      });
+      controls.appendChild(select);
+    }
+    const search = document.createElement('input');
+    search.type = 'search';
+    search.placeholder = 'search frames';
+    search.addEventListener('input', () => (search.value ? chart.search(search.value) : chart.clear()));
+    const reset = document.createElement('button');
+    reset.textContent = 'reset zoom';
+    reset.addEventListener('click', () => chart.resetZoom());
+    controls.append(search, reset);
+    holder.appendChild(controls);
+    const graph = document.createElement('div');
+    holder.appendChild(graph);
+
+    const tip = flamegraph.tooltip.defaultFlamegraphTooltip().html((d) => tooltipHtml(d.data));
+    const chart = flamegraph()
+      .width(Math.max(holder.clientWidth, 480))
+      .cellHeight(18)
+      .minFrameSize(1)
+      .transitionDuration(250)
+      .selfValue(false)
+      .sort((a, b) => b.value - a.value || (a.data.name < b.data.name ? -1 : 1))
+      .title('')
+      .tooltip(tip)
+      .setColorMapper((d, original) => {
+        if (d.data.change) return changeColors[d.data.change];
+        if (d.data.name === '[truncated]') return '#bdbdbd';
+        return original;
+      });
+    setValues(spec.tree, metric);
+    holder.flame = chart;
+    d3.select(graph).datum(spec.tree).call(chart);
+  }
+
+  // A flame graph in a closed <details> is drawn when it is first opened: a
+  // page of a hundred cases draws the ones it shows.
+  function whenShown(spec) {
+    const holder = document.getElementById(spec.id);
+    const details = holder && holder.closest('details');
+    if (!details || details.open) return drawFlame(spec);
+    details.addEventListener('toggle', function once() {
+      if (!details.open) return;
+      details.removeEventListener('toggle', once);
+      drawFlame(spec);
+    });
+  }
+
+  // Charts on the first screen are drawn at once; the others as they come
+  // near it: a history of a hundred cases is three hundred charts.
+  const margin = 400;
+  const later = new IntersectionObserver((entries) => entries.forEach((entry) => {
+    if (!entry.isIntersecting) return;
+    later.unobserve(entry.target);
+    drawChart(entry.target.spec);
+  }), {rootMargin: margin + 'px'});
+  (data.charts || []).forEach((spec) => {
+    const holder = document.getElementById(spec.id);
+    if (!holder) return;
+    if (holder.getBoundingClientRect().top < window.innerHeight + margin) return drawChart(spec);
+    holder.spec = spec;
+    later.observe(holder);
+  });
+  (data.flames || []).forEach(whenShown);
+  // From the page's navigation to all drawn: what a reader waits.
+  document.body.dataset.renderMs = String(Math.round(performance.now()));
+})();

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+// Opens a page allocgate wrote in Debian's Chromium (puppeteer-core, from
+// reports/pages/package-lock.json) and uses it as a reader would: no script
+// error; every chart drawn by Chart.js with its figures; every flame graph
+// open on the page drawn by d3-flame-graph, with none of the runner's frames;
+// a chart's tooltip giving the table's exact text; a frame's tooltip; a click
+// on a frame zooming into it. Prints what it measured (render time, size)
+// and takes a screenshot.
+//
+// Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
+//        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS]
+// --marks: every chart with marked points (a history's changes) marks the
+// runs of exactly these commits (comma-separated), and one chart at least does.
+// Exit 0: pass; 1: a check failed; 77: no Chromium (ctest: skipped).
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const puppeteer = require(path.join(__dirname, '../pages/node_modules/puppeteer-core'));
+
+const args = process.argv.slice(2);
+const [pageFile, screenshot] = args;
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i < 0 ? fallback : args[i + 1];
+};
+const expectCharts = Number(option('--charts', '-1'));
+const expectFlames = Number(option('--flames', '-1'));
+const tooltipText = option('--tooltip-text', null);
+const maxMs = Number(option('--max-ms', '1000'));
+const differential = args.includes('--differential');
+const marks = option('--marks', null);
+// The runner's frames, main's and libc's: never in a flame graph.
+const outside = /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::)/;
+
+const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+if (!browserPath) {
+  console.log('skipped: chromium is not installed (ci/install-deps.sh test installs it)');
+  process.exit(77);
+}
+
+function fail(message) {
+  console.log('FAIL: ' + message);
+  process.exitCode = 1;
+}
+
+(async () => {
+  const browser = await puppeteer.launch({
+    executablePath: browserPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+           '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({width: 1400, height: 1000});
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('request', (r) => !r.url().startsWith('file:') && !r.url().startsWith('data:') &&
+                               errors.push('a request outside the page: ' + r.url()));
+    await page.goto('file://' + path.resolve(pageFile), {waitUntil: 'load'});
+    await page.waitForFunction(() => document.body.dataset.renderMs !== undefined, {timeout: 10000});
+    const renderMs = await page.evaluate(() => Number(document.body.dataset.renderMs));
+    if (errors.length) fail('script errors: ' + errors.join(' | '));
+
+    // Scroll through the page, as a reader does: charts below the first
+    // screen are drawn as they come near it.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 600) {
+        window.scrollTo(0, y);
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      }
+    });
+    const charts = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((h) => {
+      const canvas = h.querySelector('canvas');
+      const r = canvas ? canvas.getBoundingClientRect() : {width: 0, height: 0};
+      const points = h.chart ? h.chart.data.datasets.reduce((n, d) => n + d.data.length, 0) : 0;
+      return {id: h.id, drawn: Boolean(h.chart) && r.width > 100 && r.height > 100, points};
+    }));
+    const undrawn = charts.filter((c) => !c.drawn || c.points === 0);
+    if (undrawn.length) fail('charts not drawn: ' + JSON.stringify(undrawn));
+    if (expectCharts >= 0 && charts.length !== expectCharts) fail(`${charts.length} charts, expected ${expectCharts}`);
+
+    const flames = await page.evaluate(() => [...document.querySelectorAll('.flame')].filter((h) => h.flame).map((h) => {
+      const names = [...h.querySelectorAll('svg g')].map((g) => g.__data__ && g.__data__.data.name).filter(Boolean);
+      return {id: h.id, frames: names.length, names};
+    }));
+    const empty = flames.filter((f) => f.frames === 0);
+    if (empty.length) fail('flame graphs without frames: ' + JSON.stringify(empty.map((f) => f.id)));
+    for (const f of flames) {
+      const foreign = f.names.filter((n) => outside.test(n));
+      if (foreign.length) fail(`${f.id} draws frames outside the measured code: ${foreign.join(', ')}`);
+    }
+    if (expectFlames >= 0 && flames.length !== expectFlames) fail(`${flames.length} flame graphs drawn, expected ${expectFlames}`);
+
+    if (marks !== null) {
+      const marked = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((h) => {
+        const spec = JSON.parse(document.getElementById('allocgate-data').textContent).charts.find((c) => c.id === h.id);
+        return (spec.marks || []).map((i) => spec.labels[i][0]).join(',');
+      }).filter((m) => m));
+      if (!marked.length) fail('no chart marks a change');
+      const wrong = marked.filter((m) => m !== marks);
+      if (wrong.length) fail(`charts mark ${JSON.stringify(wrong)}, not ${marks}`);
+      console.log(`${marked.length} charts mark ${marks}`);
+    }
+
+    // A chart's tooltip: hover its first point.
+    if (charts.length) {
+      const at = await page.evaluate((id) => {
+        const h = document.getElementById(id);
+        h.scrollIntoView();
+        const meta = h.chart.getDatasetMeta(0);
+        const r = h.querySelector('canvas').getBoundingClientRect();
+        return {x: r.left + meta.data[0].x, y: r.top + meta.data[0].y};
+      }, charts[0].id);
+      await page.mouse.move(at.x, at.y);
+      const lines = await page.evaluate((id) => {
+        const t = document.getElementById(id).chart.tooltip;
+        return t.opacity > 0 ? t.body.flatMap((b) => b.lines) : [];
+      }, charts[0].id);
+      if (!lines.length) fail('no tooltip on the first chart\'s first point');
+      if (tooltipText && !lines.some((l) => l.includes(tooltipText))) {
+        fail(`the tooltip says ${JSON.stringify(lines)}, not ${tooltipText}`);
+      }
+      console.log('chart tooltip: ' + lines.join(' | '));
+    }
+
+    // A frame's tooltip, then a click that zooms into it.
+    if (flames.length) {
+      const id = flames[0].id;
+      const frame = await page.evaluate((id) => {
+        const h = document.getElementById(id);
+        h.scrollIntoView();
+        // The widest frame one level above the root: its own tower.
+        const gs = [...h.querySelectorAll('svg g')].filter((g) => g.__data__ && g.__data__.depth === 1);
+        gs.sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width);
+        const r = gs[0].getBoundingClientRect();
+        const svg = h.querySelector('svg').getBoundingClientRect();
+        return {x: r.left + Math.min(r.width / 2, 20), y: r.top + r.height / 2, width: r.width, full: svg.width,
+                name: gs[0].__data__.data.name};
+      }, id);
+      await page.mouse.move(frame.x, frame.y);
+      await new Promise((r) => setTimeout(r, 400));
+      const tip = await page.evaluate(() => {
+        const t = [...document.querySelectorAll('.d3-flame-graph-tip')].find((e) => e.style.display === 'block');
+        return t ? t.textContent : '';
+      });
+      if (!tip.includes(frame.name)) fail(`the frame's tooltip says ${JSON.stringify(tip)}, not its name`);
+      if (!(differential ? /\u2192/.test(tip) : /allocs\/op/.test(tip))) fail(`the frame's tooltip has no figures: ${tip}`);
+      console.log('frame tooltip: ' + tip);
+      await page.mouse.click(frame.x, frame.y);
+      await new Promise((r) => setTimeout(r, 800));
+      const zoomed = await page.evaluate((id, name) => {
+        const g = [...document.getElementById(id).querySelectorAll('svg g')]
+                      .find((g) => g.__data__ && g.__data__.depth === 1 && g.__data__.data.name === name);
+        return g.getBoundingClientRect().width;
+      }, id, frame.name);
+      if (frame.width < frame.full * 0.95 && zoomed < frame.full * 0.95) {
+        fail(`a click did not zoom: ${frame.width.toFixed(0)} px, then ${zoomed.toFixed(0)} px of ${frame.full.toFixed(0)}`);
+      }
+      await page.evaluate((id) => document.getElementById(id).flame.resetZoom(), id);
+      await page.mouse.move(0, 0);
+      await new Promise((r) => setTimeout(r, 400));
+    }
+
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({path: screenshot, fullPage: false});
+    const bytes = fs.statSync(pageFile).size;
+    console.log(`${pageFile}: ${bytes} bytes, ${charts.length} charts, ${flames.length} flame graphs drawn, ` +
+                `loaded and drawn in ${Math.round(renderMs)} ms`);
+    if (renderMs > maxMs) fail(`drawn in ${Math.round(renderMs)} ms, over ${maxMs}`);
+  } finally {
+    await browser.close();
+  }
+  if (!process.exitCode) console.log('PASS');
+})().catch((e) => {
+  console.log('FAIL: ' + e.stack);
+  process.exit(1);
+});

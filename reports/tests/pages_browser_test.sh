@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Every kind of page allocgate writes, opened in Debian's Chromium by
+# page_browser_test.js: a run of the workloads with sites, a user's Google
+# Benchmark JSON with sites, a compare of a regression (the canary build
+# against the regressed one, both with --sites) and a history of three runs.
+# Screenshots and pages are left in WORK_DIR.
+# Exit 77 (ctest: skipped) where Chromium, Node.js or puppeteer-core is missing.
+# Usage: pages_browser_test.sh ALLOCGATE ALLOCGATE_REGRESSED REPORT WORK_DIR [BENCHMARK_BINARY]
+set -euo pipefail
+allocgate=$1
+regressed=$2
+report=$3
+work=$4
+bench=${5:-}
+here=$(cd "$(dirname "$0")" && pwd)
+
+command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; }
+[ -d "$here/../pages/node_modules/puppeteer-core" ] ||
+  { echo "skipped: puppeteer-core is not installed (ci/install-deps.sh test installs it)"; exit 77; }
+
+rm -rf "$work"
+mkdir -p "$work"
+check() { node "$here/page_browser_test.js" "$@"; }
+
+# A report of the workloads with sites: every workload's tables, charts and
+# its variants' flame graphs.
+"$allocgate" table --html --out "$work/report.html" "$report"
+check "$work/report.html" "$work/report.png" --charts 6 --flames 2 --tooltip-text "v1: 1096"
+
+# A user's Google Benchmark JSON, written with --allocgate_sites.
+if [ -n "$bench" ]; then
+  "$bench" --allocgate_sites --benchmark_min_time=0.001 --benchmark_repetitions=3 \
+    --benchmark_out="$work/bench.json" --benchmark_out_format=json >/dev/null 2>&1
+  "$allocgate" table --html --out "$work/bench.html" "$work/bench.json"
+  check "$work/bench.html" "$work/bench.png"
+fi
+
+# A regression between two commits: the canary's optimized variant allocates
+# again in the regressed build.
+"$allocgate" run --no-timing --sites --filter '^canary/' --out "$work/base.json" >/dev/null 2>&1
+"$regressed" run --no-timing --sites --filter '^canary/' --out "$work/head.json" >/dev/null 2>&1
+"$allocgate" compare --html --out "$work/compare.html" "$work/base.json" "$work/head.json"
+changed=$("$allocgate" list | grep -c '^canary/optimized/')
+check "$work/compare.html" "$work/compare.png" --charts 0 --flames "$changed" --differential
+grep -q 'id="case-canary/optimized/' "$work/compare.html" || { echo "FAIL: no section per changed case"; exit 1; }
+
+# A history of three runs: a regression and its mending, marked in every
+# chart of a case that changed.
+db="$work/history.db"
+"$allocgate" history --db "$db" add --commit c1-clean --date 2026-12-01 "$work/base.json" >/dev/null
+"$allocgate" history --db "$db" add --commit c2-regress --date 2026-12-02 "$work/head.json" >/dev/null
+"$allocgate" history --db "$db" add --commit c3-mended --date 2026-12-03 "$work/base.json" >/dev/null
+"$allocgate" history --db "$db" chart --html --out "$work/history.html"
+check "$work/history.html" "$work/history.png" --flames 0 --marks c2-regress,c3-mended
+echo "PASS"
