@@ -414,13 +414,20 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
+    out << "  - flame graph of the change: " << files::markdown_code("compare.html#case-" + row.name) << "\n";
     if (said.count(row.name)) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "  - " << files::markdown_text(site_line(*site, memory_failed(row))) << "\n";
       if (!site->hint.empty()) out << "    - hint: " << files::markdown_text(site->hint) << "\n";
     }
   }
-  if (failed) out << "\n";
+  if (failed) {
+    // Where the pointers above lead: the gate has only bounds, a compare has
+    // both sides' stacks.
+    out << "\nEach case's stacks before and after, coloured by their change: "
+        << "`allocgate compare BASE.json HEAD.json --html --out compare.html` "
+        << "(both reports made with `--sites`, or `--allocgate_sites`).\n\n";
+  }
   bounds_table(result, true).print_markdown(out);
   out << "\n";
   print_summary(out, result, files::markdown_text(result.toolchain));

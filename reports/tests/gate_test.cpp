@@ -109,6 +109,15 @@ TEST(Gate, PrintsRegressionsFirstThenTheTable) {
   EXPECT_NE(markdown.str().find("### allocgate: allocation regression"), std::string::npos);
   EXPECT_NE(markdown.str().find("| `a/bad/1` | 4 | 5 | +1 | - | **REGRESSION** |"), std::string::npos)
       << markdown.str();
+  // Each regression points to its section of the compare page, and the
+  // summary says how to make that page; a case that holds has no pointer.
+  EXPECT_NE(markdown.str().find("- **a/bad/1**: allocs/op 5 > bound 4 (+1)\n"
+                                "  - flame graph of the change: `compare.html#case-a/bad/1`\n"),
+            std::string::npos)
+      << markdown.str();
+  EXPECT_EQ(markdown.str().find("case-a/fine/1"), std::string::npos);
+  EXPECT_NE(markdown.str().find("`allocgate compare BASE.json HEAD.json --html --out compare.html`"),
+            std::string::npos);
   EXPECT_EQ(annotations.str(), "::error title=allocation regression::a/bad/1: allocs/op 5 > bound 4 (+1)\n");
 }
 

@@ -319,8 +319,12 @@ TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
   // markdown renders none of it as HTML.
   for (const std::string& line : lines_of(markdown.output)) {
     if (line.rfind("- ", 0) != 0 && line.rfind("  - ", 0) != 0) continue;
-    for (std::size_t at = line.find('<'); at != std::string::npos; at = line.find('<', at + 1)) {
-      EXPECT_EQ(line[at - 1], '\\') << line;
+    // A code span renders what it holds as text: the pointer to the
+    // compare page names the case in one.
+    const std::size_t span = line.find("flame graph of the change: ");
+    const std::string prose = span == std::string::npos ? line : line.substr(0, span);
+    for (std::size_t at = prose.find('<'); at != std::string::npos; at = prose.find('<', at + 1)) {
+      EXPECT_EQ(prose[at - 1], '\\') << line;
     }
   }
 
