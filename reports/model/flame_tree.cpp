@@ -40,15 +40,26 @@ void add(Figures& to, const Figures& f) {
   for (std::size_t i = 0; i < to.size(); ++i) to[i] += f[i];
 }
 
-// Frames outside the measured code: the process's start and main, and the
+// Frames outside the measured code: the process's start and main, the
 // frames allocgate's runner began a capture in (reports before the runner
-// left them out have them). A stack is drawn from the frame after the
-// innermost of them, so that a call path cut at two depths is one tower.
+// left them out have them), and GoogleTest's own between a test and its
+// runner (a test report's stacks begin at TestInfo::Run). A stack is drawn
+// from the frame after the innermost of them, so that a call path cut at two
+// depths is one tower, and a test's begins at its fixture or TestBody.
 bool outside_measured_code(std::string_view frame) {
   for (const std::string_view name : {"_start", "__libc_start_main", "__libc_start_call_main", "main"}) {
     if (frame == name) return true;
   }
-  return frame.ends_with("capture_one_run") || frame.ends_with("capture_one_operation");
+  if (frame.ends_with("capture_one_run") || frame.ends_with("capture_one_operation")) return true;
+  for (const std::string_view runner :
+       {"testing::TestInfo::Run", "testing::Test::Run", "testing::TestSuite::Run", "testing::UnitTest::Run",
+        "testing::internal::UnitTestImpl::RunAllTests", "testing::internal::HandleExceptionsInMethodIfSupported<",
+        "testing::internal::HandleSehExceptionsInMethodIfSupported<", "testing::internal::TestFactoryImpl<"}) {
+    // Templates are named with their return type first ("void testing::...").
+    const std::size_t at = frame.find(runner);
+    if (at == 0 || (at != std::string_view::npos && frame[at - 1] == ' ')) return true;
+  }
+  return false;
 }
 
 std::size_t first_measured_frame(const StackSummary& stack) {
