@@ -36,11 +36,8 @@ TEST(FlameTree, ATestsStacksBeginAtItsOwnCodeAsOneTowerPerPath) {
                                   2,
                                   200,
                                   1});
-  c.stacks.push_back(StackSummary{{"testing::Test::Run", "Strings_Copy_Test::TestBody", "std::string::_M_create"},
-                                  {},
-                                  1,
-                                  50,
-                                  0});
+  c.stacks.push_back(
+      StackSummary{{"testing::Test::Run", "Strings_Copy_Test::TestBody", "std::string::_M_create"}, {}, 1, 50, 0});
   c.stacks.push_back(StackSummary{{"__libc_start_call_main", "main", "helper"}, {}, 3, 30, 3});
   c.sites.emplace_back(allocgate::SiteFrame{"Strings_Copy_Test::TestBody", "strings_test.cpp", 12}, 3, 250, 1,
                        "reserve() first");
