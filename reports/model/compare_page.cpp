@@ -4,6 +4,7 @@
 // flame graph of its stacks, each frame coloured by what happened to its
 // allocs/op (pages/page.js); cases that did not change are folded away.
 
+#include <cmath>
 #include <ostream>
 #include <sstream>
 
