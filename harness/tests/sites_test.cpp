@@ -188,6 +188,40 @@ TEST(CaptureSites, AFunctionTemplateIsSpelledOneWayInlinedOrNot) {
   EXPECT_EQ(names, (std::vector<std::string>{"lib::Fn<lib::A>", "lib::Fn<lib::B>"})) << profile.top(5);
 }
 
+struct Holder {
+  [[gnu::noinline]] char* copy() const& {
+    char* p = new char[40];
+    escape(p);
+    return p;
+  }
+  [[gnu::noinline]] char* copy() && {
+    char* p = new char[41];
+    escape(p);
+    return p;
+  }
+};
+
+// A member function with a ref-qualifier ("str() const &", as
+// std::ostringstream's str() is) is named, not "&".
+TEST(CaptureSites, ARefQualifiedMemberIsNamedByItsName) {
+  Holder holder;
+  CaptureSites capture;
+  char* a = holder.copy();
+  char* b = Holder{}.copy();
+  capture.stop();
+  delete[] a;
+  delete[] b;
+  const auto profile = capture.profile();
+  std::vector<std::string> names;
+  for (const auto& stack : profile.stacks) {
+    for (const auto& frame : stack.frames) {
+      EXPECT_NE(frame.function.back(), '&') << frame.function;
+      if (frame.function.find("Holder::copy") != std::string::npos) names.push_back(frame.function);
+    }
+  }
+  EXPECT_EQ(names.size(), 2u) << profile.top(5);
+}
+
 TEST(CaptureSites, OnlyWhileOnAndNotWhilePaused) {
   CaptureSites capture;
   {

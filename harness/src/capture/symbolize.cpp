@@ -19,6 +19,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <string_view>
 #include <tuple>
 #include <unordered_map>
 
@@ -65,7 +66,16 @@ std::string without_parameters(std::string name) {
   for (std::size_t tag; (tag = name.find("[abi:cxx11]")) != std::string::npos;) name.erase(tag, 11);
   // GCC's specialised copies: "f(int) [clone .constprop.0]" is f.
   if (const auto clone = name.find(" [clone "); clone != std::string::npos) name.resize(clone);
-  if (name.size() > 6 && name.compare(name.size() - 6, 6, " const") == 0) name.resize(name.size() - 6);
+  // The qualifiers after the parameters: "str() const &" is str().
+  for (bool cut = true; cut;) {
+    cut = false;
+    for (const std::string_view qualifier : {" const", " volatile", " &&", " &"}) {
+      if (name.size() > qualifier.size() && name.ends_with(qualifier)) {
+        name.resize(name.size() - qualifier.size());
+        cut = true;
+      }
+    }
+  }
   if (name.empty() || name.back() != ')') return without_return_type(name);
   int depth = 0;
   for (std::size_t i = name.size(); i-- > 0;) {
