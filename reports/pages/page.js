@@ -210,6 +210,8 @@
       .sort((a, b) => b.value - a.value || (a.data.name < b.data.name ? -1 : 1))
       .title('')
       .tooltip(tip)
+      // What is typed is text, not a regular expression: names are full of "(" and "<".
+      .setSearchMatch((d, term) => Boolean(term) && d.data.name.includes(term))
       .setColorMapper((d, original) => {
         if (d.data.change) return changeColors[d.data.change];
         if (d.data.name === '[truncated]') return '#bdbdbd';

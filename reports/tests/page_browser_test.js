@@ -4,7 +4,7 @@
 // error; every chart drawn by Chart.js with its figures; every flame graph
 // open on the page drawn by d3-flame-graph, with none of the runner's frames;
 // a chart's tooltip giving the table's exact text; a frame's tooltip; a click
-// on a frame zooming into it. Prints what it measured (render time, size)
+// on a frame zooming into it; the search box finding a frame. Prints what it measured (render time, size)
 // and takes a screenshot.
 //
 // Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
@@ -159,6 +159,12 @@ function fail(message) {
         fail(`a click did not zoom: ${frame.width.toFixed(0)} px, then ${zoomed.toFixed(0)} px of ${frame.full.toFixed(0)}`);
       }
       await page.evaluate((id) => document.getElementById(id).flame.resetZoom(), id);
+      // The search box highlights the frames whose names hold the text.
+      await page.type(`#${id} input[type=search]`, frame.name);
+      const found = await page.evaluate((id, name) => [...document.getElementById(id).querySelectorAll('svg g')]
+                                                         .filter((g) => g.__data__ && g.__data__.highlight)
+                                                         .map((g) => g.__data__.data.name), id, frame.name);
+      if (!found.includes(frame.name)) fail(`searching for ${frame.name} highlighted ${JSON.stringify(found)}`);
       await page.mouse.move(0, 0);
       await new Promise((r) => setTimeout(r, 400));
     }
