@@ -293,6 +293,8 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   return true;
 }
 
+bool init_reached_allocgate() { return g_flags_taken; }
+
 void install_counting() {
   if (g_listener != nullptr) return;
   const PauseCounting pause;

@@ -31,6 +31,11 @@ CountingOptions& counting_options();
 /// overrides its variable). False, having said why on err, for a bad value.
 bool take_counting_flags(int* argc, char** argv, std::ostream& err);
 
+/// Whether InitGoogleTest reached allocgate's wrapper: false in a binary
+/// linked without allocgate::gtest's link options (ld --wrap), where no test
+/// would be counted.
+bool init_reached_allocgate();
+
 /// Appends the counting listener to GoogleTest's, once; reads the
 /// environment first when InitGoogleTest was not given argv.
 void install_counting();

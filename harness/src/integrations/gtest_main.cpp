@@ -5,7 +5,19 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
+#include "integrations/gtest_counting.h"
+
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
+  // Linked by hand without the target's link options, the binary would run
+  // every test uncounted and write no report, saying nothing.
+  if (!allocgate::testing::detail::init_reached_allocgate()) {
+    std::cerr << "allocgate: this binary was linked without allocgate::gtest_main's link options (ld --wrap of "
+                 "GoogleTest's functions), so no test would be counted: link the CMake target "
+                 "allocgate::gtest_main, or add the flags of `pkg-config --libs allocgate-gtest-main`\n";
+    return 2;
+  }
   return RUN_ALL_TESTS();
 }
