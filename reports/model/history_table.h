@@ -48,9 +48,10 @@ struct HistoryTable {
 /// changed: a text table, or markdown.
 void print_history(std::ostream& out, const HistoryTable& table, bool markdown);
 
-/// A self-contained HTML page (history_chart.cpp): an SVG chart per case,
-/// allocs/op and bytes/op exact, the time with its spread, each run where an
-/// exact figure changed marked and labelled with its commit.
+/// A self-contained HTML page (history_chart.cpp): Chart.js charts per case
+/// over the runs, allocs/op and bytes/op exact, the time with its spread,
+/// commits and dates on the x axis, each run where an exact figure changed
+/// marked.
 void print_history_chart(std::ostream& out, const HistoryTable& table);
 
 }  // namespace allocgate::reports
