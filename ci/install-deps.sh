@@ -59,13 +59,15 @@ fi
 # The pages' npm packages, as the lockfile pins them: d3-flame-graph for the
 # build; puppeteer-core too for the tests, which drive Chromium with it.
 pages=$(cd "$(dirname "$0")/../reports/pages" && pwd)
+# What is installed is noted as the lockfile's hash and the mode; a test
+# install serves a build too.
 mode=${1:-build}
-want="$(sha256sum "$pages/package-lock.json" | cut -d' ' -f1) $mode"
-if [ "$(cat "$pages/node_modules/.allocgate-installed" 2>/dev/null)" != "$want" ] &&
-   ! { [ "$mode" = build ] && grep -q "^${want% *} test$" "$pages/node_modules/.allocgate-installed" 2>/dev/null; }; then
+lock=$(sha256sum "$pages/package-lock.json" | cut -d' ' -f1)
+installed=$(cat "$pages/node_modules/.allocgate-installed" 2>/dev/null || true)
+if [ "$installed" != "$lock $mode" ] && [ "$installed" != "$lock test" ]; then
   echo "installing the pages' npm packages (reports/pages/package-lock.json)" >&2
   omit=()
   [ "$mode" = test ] || omit=(--omit=dev)
   (cd "$pages" && npm ci --no-audit --no-fund --loglevel=error "${omit[@]}" >&2)
-  echo "$want" >"$pages/node_modules/.allocgate-installed"
+  echo "$lock $mode" >"$pages/node_modules/.allocgate-installed"
 fi

@@ -98,4 +98,12 @@ std::string nanoseconds(double ns) {
   return ns < 100 ? fixed_or_scientific(ns, 1) : fixed_or_scientific(std::round(ns), 0);
 }
 
+std::string nanoseconds_with_range(double median, std::optional<double> fastest, std::optional<double> slowest) {
+  std::string text = nanoseconds(median);
+  if (fastest && slowest && *fastest != *slowest) {
+    text += " (" + nanoseconds(*fastest) + " to " + nanoseconds(*slowest) + ")";
+  }
+  return text;
+}
+
 }  // namespace allocgate::files

@@ -2,6 +2,7 @@
 // Numbers as the command prints them: exact, the same in every locale.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace allocgate::files {
@@ -40,5 +41,10 @@ std::string signed_percent(double change);
 
 /// A time in nanoseconds: one decimal below 100 ("66.2"), whole above ("1564991").
 std::string nanoseconds(double ns);
+
+/// The median time with the fastest and slowest repetition, as the pages
+/// print it: "873676 (869317 to 884547)"; the median alone where the range
+/// is absent or empty.
+std::string nanoseconds_with_range(double median, std::optional<double> fastest, std::optional<double> slowest);
 
 }  // namespace allocgate::files

@@ -104,10 +104,6 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
 
 namespace {
 
-struct Cells {
-  std::string allocs, bytes, base_time, head_time, change, note;
-};
-
 // "1 -> 14 (+13)": both sides, and the delta when they differ.
 std::string both_sides(double base, double head) {
   std::string text = files::readable(base) + " -> " + files::readable(head);
@@ -133,8 +129,10 @@ std::string p_text(double p) {
   return text;
 }
 
-Cells cells_of(const CompareRow& r) {
-  Cells c;
+}  // namespace
+
+CompareCells compare_cells(const CompareRow& r) {
+  CompareCells c;
   if (!r.base || !r.head) {
     c.note = r.base ? "only in base" : "only in head";
     return c;
@@ -159,7 +157,7 @@ Cells cells_of(const CompareRow& r) {
   return c;
 }
 
-}  // namespace
+namespace {}  // namespace
 
 std::vector<SiteChange> site_changes(const CompareRow& row) {
   std::vector<SiteChange> lines;
@@ -224,7 +222,7 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
                    {"time vs base", Align::right},
                    {"", Align::left}});
   for (const CompareRow& r : rows) {
-    Cells c = cells_of(r);
+    CompareCells c = compare_cells(r);
     table.add_row({markdown ? files::markdown_code(r.name) : files::terminal_text(r.name), std::move(c.allocs),
                    std::move(c.bytes), std::move(c.base_time), std::move(c.head_time), std::move(c.change),
                    std::move(c.note)});

@@ -61,12 +61,22 @@ void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bo
 
 TimeSummary summarize_times(const std::vector<CompareRow>& rows);
 
+/// A row's cells as every rendering prints them: allocs/op and bytes/op as
+/// "1 -> 14 (+13)", each side's time with its spread, the time change
+/// ("~ +2% p=0.40 n=5+5", "~" where not significant), and a note ("only in
+/// base", "allocations changed"...). Empty where a figure is absent.
+struct CompareCells {
+  std::string allocs, bytes, base_time, head_time, change, note;
+};
+CompareCells compare_cells(const CompareRow& row);
+
 /// A page (compare_page.cpp): each case whose allocations changed with both
 /// sides' figures and a differential flame graph of its stacks; the others
 /// folded away. base_name and head_name say which reports they are.
 void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
                         const std::string& head_name);
-/// The id of a case's section on that page.
+/// The id of a case's section on that page, and the fragment that links to
+/// it: "case-" and the name, as it is (escape it for where it is written).
 std::string compare_anchor(const std::string& case_name);
 
 /// One line of code's change in allocs/op between a case's two sides.

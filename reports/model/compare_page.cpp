@@ -4,7 +4,6 @@
 // flame graph of its stacks, each frame coloured by what happened to its
 // allocs/op (pages/page.js); cases that did not change are folded away.
 
-#include <cmath>
 #include <ostream>
 #include <sstream>
 
@@ -15,25 +14,10 @@
 #include "page.h"
 
 namespace allocgate::reports {
-namespace {
-
-std::string both(const std::optional<double>& base, const std::optional<double>& head) {
-  const auto text = [](const std::optional<double>& v) { return v ? files::readable(*v) : std::string("-"); };
-  return text(base) + " &rarr; " + text(head);
-}
-
-std::string time_change(const CompareRow& row) {
-  if (!row.time_ratio) return "-";
-  std::string text = files::signed_percent(*row.time_ratio - 1);
-  if (row.time_p) text += " (p=" + files::exact(std::round(*row.time_p * 1000) / 1000) + ")";
-  return text;
-}
-
-}  // namespace
 
 /// The anchor of a case's section on the compare page, as the gate's
 /// markdown points to it.
-std::string compare_anchor(const std::string& case_name) { return "case-" + files::html_text(case_name); }
+std::string compare_anchor(const std::string& case_name) { return "case-" + case_name; }
 
 void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
                         const std::string& head_name) {
@@ -50,14 +34,15 @@ void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, 
     if (!row.allocs_changed() && !row.bytes_changed()) continue;
     ++changed;
     const bool more = row.head->allocs_per_op > row.base->allocs_per_op;
-    body << "<section class=\"change\"><h2 id=\"" << compare_anchor(row.name) << "\">" << files::html_text(row.name)
-         << "</h2>\n<table><tr><th>allocs/op</th><th>B/op</th><th>time/op</th><th>time change</th></tr>\n<tr>"
-         << "<td class=\"n " << (row.allocs_changed() ? (more ? "regressed" : "improved") : "") << "\">"
-         << both(row.base->allocs_per_op, row.head->allocs_per_op) << "</td><td class=\"n\">"
-         << both(row.base->bytes_per_op, row.head->bytes_per_op) << "</td><td class=\"n\">"
-         << (row.base->ns_median ? files::nanoseconds(*row.base->ns_median) : "-") << " &rarr; "
-         << (row.head->ns_median ? files::nanoseconds(*row.head->ns_median) : "-") << "</td><td class=\"n\">"
-         << time_change(row) << "</td></tr>\n</table>\n";
+    const CompareCells cells = compare_cells(row);
+    const auto cell = [](const std::string& text) { return text.empty() ? std::string("-") : files::html_text(text); };
+    body << "<section class=\"change\"><h2 id=\"" << files::html_text(compare_anchor(row.name)) << "\">"
+         << files::html_text(row.name) << "</h2>\n<table><tr><th>allocs/op</th><th>B/op</th><th>base time/op</th>"
+         << "<th>head time/op</th><th>time change</th></tr>\n<tr><td class=\"n "
+         << (row.allocs_changed() ? (more ? "regressed" : "improved") : "") << "\">" << cell(cells.allocs)
+         << "</td><td class=\"n\">" << cell(cells.bytes) << "</td><td class=\"n\">" << cell(cells.base_time)
+         << "</td><td class=\"n\">" << cell(cells.head_time) << "</td><td class=\"n\">" << cell(cells.change)
+         << "</td></tr>\n</table>\n";
     nlohmann::json tree = differential_flame_tree(*row.base, *row.head);
     if (tree.is_null()) {
       body << "<p>No stacks in either report: run both with --sites (or --allocgate_sites) to see where.</p>\n";

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_set>
 
+#include "compare.h"
 #include "escape.h"
 #include "format.h"
 #include "input_error.h"
@@ -414,7 +415,8 @@ void print_markdown(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row)) continue;
     out << "- **" << files::markdown_text(row.name) << "**: " << files::markdown_text(row.detail) << "\n";
-    out << "  - flame graph of the change: " << files::markdown_code("compare.html#case-" + row.name) << "\n";
+    out << "  - flame graph of the change: " << files::markdown_code("compare.html#" + compare_anchor(row.name))
+        << "\n";
     if (said.count(row.name)) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "  - " << files::markdown_text(site_line(*site, memory_failed(row))) << "\n";

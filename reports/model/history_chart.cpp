@@ -37,11 +37,7 @@ nlohmann::json figure_series(const char* name, const std::vector<std::optional<H
     if (!v) {
       texts.push_back(nullptr);
     } else if (time) {
-      std::string text = files::nanoseconds(*v);
-      if (f->ns_min && f->ns_max && *f->ns_min != *f->ns_max) {
-        text += " (" + files::nanoseconds(*f->ns_min) + " to " + files::nanoseconds(*f->ns_max) + ")";
-      }
-      texts.push_back(std::move(text));
+      texts.push_back(files::nanoseconds_with_range(*v, f->ns_min, f->ns_max));
     } else {
       texts.push_back(files::readable(*v));
     }

@@ -39,11 +39,7 @@ struct Line {
 };
 
 std::string time_text(const CaseResult& c) {
-  std::string text = time_cell(c);
-  if (c.ns_min && c.ns_max && *c.ns_min != *c.ns_max) {
-    text += " (" + files::nanoseconds(*c.ns_min) + " to " + files::nanoseconds(*c.ns_max) + ")";
-  }
-  return text;
+  return c.ns_median ? files::nanoseconds_with_range(*c.ns_median, c.ns_min, c.ns_max) : "-";
 }
 
 // A log axis where every figure is above 0 and they span two orders of

@@ -56,10 +56,9 @@
     return scale;
   }
 
-  function datasetsOf(spec) {
+  function datasetsOf(spec, marks) {
     const category = Array.isArray(spec.labels);
     const sets = [];
-    const marks = new Set(spec.marks || []);
     const many = category && spec.labels.length > 400;  // the line says it; points would hide it
     spec.series.forEach((series, i) => {
       const color = colors[i % colors.length];
@@ -103,7 +102,7 @@
     const category = Array.isArray(spec.labels);
     const config = {
       type: spec.type || 'line',
-      data: {labels: category ? spec.labels : undefined, datasets: datasetsOf(spec)},
+      data: {labels: category ? spec.labels : undefined, datasets: datasetsOf(spec, marks)},
       options: {
         animation: false,
         responsive: true,

@@ -119,6 +119,9 @@ TEST(Format, TableAndAxisFiguresStayShort) {
   EXPECT_EQ(compact_nanoseconds(66.3), "66.3 ns");
   EXPECT_EQ(compact_nanoseconds(50470.848572323746), "50.5 \u00b5s");
   EXPECT_EQ(compact_nanoseconds(1564991), "1.56 ms");
+  EXPECT_EQ(nanoseconds_with_range(873676.19, 869317.2, 884547.4), "873676 (869317 to 884547)");
+  EXPECT_EQ(nanoseconds_with_range(25, 25, 25), "25.0");
+  EXPECT_EQ(nanoseconds_with_range(25, std::nullopt, 30), "25.0");
 }
 
 }  // namespace
