@@ -5,7 +5,8 @@
 // open on the page drawn by d3-flame-graph, with none of the runner's frames;
 // a chart's tooltip giving the table's exact text; a frame's tooltip; a click
 // on a frame zooming into it; the search box finding a frame. Prints what it measured (render time, size)
-// and takes a screenshot.
+// and takes a screenshot. The render time is printed, and checked only
+// against --max-ms when given (by hand, on an idle machine).
 //
 // Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
 //        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS]
@@ -26,7 +27,8 @@ const option = (name, fallback) => {
 const expectCharts = Number(option('--charts', '-1'));
 const expectFlames = Number(option('--flames', '-1'));
 const tooltipText = option('--tooltip-text', null);
-const maxMs = Number(option('--max-ms', '1000'));
+// A time bound only when asked for: on a shared machine a timed check flakes.
+const maxMs = Number(option('--max-ms', 'Infinity'));
 const differential = args.includes('--differential');
 const marks = option('--marks', null);
 // The runner's frames, main's and libc's: never in a flame graph.
