@@ -48,12 +48,29 @@
     if (log) {
       const distinct = values ? [...new Set(values)].sort((a, b) => a - b) : [];
       if (distinct.length >= 2 && distinct.length <= 12) {
-        scale.afterBuildTicks = (axis) => { axis.ticks = distinct.map((value) => ({value})); };
+        const ticks = spaced(distinct);
+        scale.afterBuildTicks = (axis) => { axis.ticks = ticks.map((value) => ({value})); };
       } else {
         scale.ticks.callback = (value) => (Number.isInteger(Math.log10(value)) ? number.format(value) : '');
       }
     }
     return scale;
+  }
+
+  // Of ascending values on a log axis, those a label apart (an eighth of the
+  // axis's span), the first and the last always: 4,096 and 8,192 side by
+  // side would print over each other.
+  function spaced(values) {
+    const gap = Math.log10(values[values.length - 1] / values[0]) / 8;
+    const kept = [values[0]];
+    for (const v of values.slice(1)) {
+      if (Math.log10(v / kept[kept.length - 1]) >= gap) {
+        kept.push(v);
+      } else if (v === values[values.length - 1] && kept.length > 1) {
+        kept[kept.length - 1] = v;
+      }
+    }
+    return kept;
   }
 
   function datasetsOf(spec, marks) {
@@ -78,11 +95,11 @@
         borderWidth: Math.max(3 - 0.5 * i, 1),
         borderDash: dashes[i % dashes.length],
         spanGaps: false,
-        order: i,
+        order: spec.series.length - i,  // Chart.js draws a lower order on top: the larger points underneath
       });
       if (series.low && series.high) {
         const edge = (ys) => (category ? ys : series.points.map((p, k) => ({x: p.x, y: ys[k]})));
-        const band = {borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, band: true, order: i + 100};
+        const band = {borderWidth: 0, pointRadius: 0, pointHoverRadius: 0, band: true, order: 100 + spec.series.length - i};
         sets.push(Object.assign({label: series.name + ' (fastest)', data: edge(series.low), fill: false}, band));
         sets.push(Object.assign({label: series.name + ' (slowest)', data: edge(series.high), fill: '-1',
                                  backgroundColor: color + '30'}, band));
@@ -113,10 +130,15 @@
           title: {display: true, text: spec.title},
           legend: {
             display: spec.series.length > 1,
-            labels: {usePointStyle: true, filter: (item, chart) => !chart.datasets[item.datasetIndex].band},
+            labels: {
+              usePointStyle: true,
+              filter: (item, chart) => !chart.datasets[item.datasetIndex].band,
+              sort: (a, b) => a.datasetIndex - b.datasetIndex,  // the series' order, not the drawing order
+            },
           },
           tooltip: {
             filter: (item) => !item.dataset.band && item.dataset.texts[item.dataIndex] != null,
+            itemSort: (a, b) => a.datasetIndex - b.datasetIndex,
             callbacks: {
               title: (items) => {
                 if (!items.length) return '';
