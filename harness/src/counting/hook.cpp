@@ -67,8 +67,9 @@ constexpr std::size_t kUnknownSize = static_cast<std::size_t>(-1);
 // The flags, reading the layout on the process's first allocation. Threads
 // racing here compute the same bits; the layout bits are set before
 // kLayoutUnknown is cleared, in one variable's modification order.
+// Acquire: a thread that sees kProcessScopeOpen sees the owner stored before it.
 std::uint32_t current_flags() noexcept {
-  std::uint32_t flags = g_flags.load(std::memory_order_relaxed);
+  std::uint32_t flags = g_flags.load(std::memory_order_acquire);
   if (ALLOCGATE_UNLIKELY(flags & kLayoutUnknown)) {
     // Volatile reads: g++ folds a weak constant to the value it sees here,
     // and the point is the value another object file links in.
@@ -107,23 +108,54 @@ void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   }
 }
 
-void count_process_allocation(std::size_t size) noexcept {
-  constexpr auto relaxed = std::memory_order_relaxed;
-  g_process.allocations.fetch_add(1, relaxed);
-  g_process.bytes_allocated.fetch_add(size, relaxed);
-  const auto grown = static_cast<std::int64_t>(size);
-  raise_peak(g_process.peak_live_bytes, g_process.live_bytes.fetch_add(grown, relaxed) + grown);
+// The owner's share has one writer: a load and a store, no lock prefix.
+template <typename T>
+T add_owned(std::atomic<T>& counter, T n) noexcept {
+  const T sum = counter.load(std::memory_order_relaxed) + n;
+  counter.store(sum, std::memory_order_relaxed);
+  return sum;
 }
 
-void count_process_deallocation(std::size_t size) noexcept {
+void count_process_allocation(const ThreadState& t, std::size_t size) noexcept {
   constexpr auto relaxed = std::memory_order_relaxed;
-  g_process.deallocations.fetch_add(1, relaxed);
-  if (size == kUnknownSize) {
-    g_process.unsized_deallocations.fetch_add(1, relaxed);
+  const auto grown = static_cast<std::int64_t>(size);
+  std::int64_t live = 0;
+  if (g_process.owner.load(relaxed) == &t) {
+    ProcessTally& own = g_process.owned;
+    add_owned<std::uint64_t>(own.allocations, 1);
+    add_owned<std::uint64_t>(own.bytes_allocated, size);
+    live = add_owned(own.live_bytes, grown) + g_process.shared.live_bytes.load(relaxed);
+  } else {
+    ProcessTally& other = g_process.shared;
+    other.allocations.fetch_add(1, relaxed);
+    other.bytes_allocated.fetch_add(size, relaxed);
+    live = other.live_bytes.fetch_add(grown, relaxed) + grown + g_process.owned.live_bytes.load(relaxed);
+  }
+  raise_peak(g_process.peak_live_bytes, live);
+}
+
+void count_process_deallocation(const ThreadState& t, std::size_t size) noexcept {
+  constexpr auto relaxed = std::memory_order_relaxed;
+  const auto shrunk = static_cast<std::int64_t>(size);
+  if (g_process.owner.load(relaxed) == &t) {
+    ProcessTally& own = g_process.owned;
+    add_owned<std::uint64_t>(own.deallocations, 1);
+    if (size == kUnknownSize) {
+      add_owned<std::uint64_t>(own.unsized_deallocations, 1);
+      return;
+    }
+    add_owned<std::uint64_t>(own.bytes_freed, size);
+    add_owned(own.live_bytes, -shrunk);
     return;
   }
-  g_process.bytes_freed.fetch_add(size, relaxed);
-  g_process.live_bytes.fetch_sub(static_cast<std::int64_t>(size), relaxed);
+  ProcessTally& other = g_process.shared;
+  other.deallocations.fetch_add(1, relaxed);
+  if (size == kUnknownSize) {
+    other.unsized_deallocations.fetch_add(1, relaxed);
+    return;
+  }
+  other.bytes_freed.fetch_add(size, relaxed);
+  other.live_bytes.fetch_sub(shrunk, relaxed);
 }
 
 // A word at a time, inline: a stack is a dozen or two words, less than the
@@ -241,7 +273,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   const bool counted = t.mode == 0 || admit_special(t, size);
   if (counted) {
     count_allocation(t.counters, size);
-    if (flags & kProcessScopeOpen) count_process_allocation(size);
+    if (flags & kProcessScopeOpen) count_process_allocation(t, size);
   }
   void* user = static_cast<char*>(base) + offset;
   if ((t.mode & kCapturing) && counted && t.capture->last_slot != nullptr) t.capture->last_block = user;
@@ -311,7 +343,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     } else {
       count_deallocation(t.counters, size);
     }
-    if (flags & kProcessScopeOpen) count_process_deallocation(size);
+    if (flags & kProcessScopeOpen) count_process_deallocation(t, size);
   }
   allocgate_new_free(base);
 }

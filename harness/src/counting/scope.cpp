@@ -42,12 +42,15 @@ AllocationStats snapshot(const detail::ThreadState& t) noexcept {
 
 AllocationStats snapshot(const detail::ProcessCounters& c) noexcept {
   constexpr auto relaxed = std::memory_order_relaxed;
-  AllocationStats s{.allocations = c.allocations.load(relaxed),
-                    .deallocations = c.deallocations.load(relaxed),
-                    .bytes_allocated = c.bytes_allocated.load(relaxed),
-                    .bytes_freed = c.bytes_freed.load(relaxed),
-                    .net_bytes = c.live_bytes.load(relaxed),
-                    .unsized_deallocations = c.unsized_deallocations.load(relaxed),
+  const auto sum = [&](const std::atomic<std::uint64_t> detail::ProcessTally::*counter) {
+    return (c.owned.*counter).load(relaxed) + (c.shared.*counter).load(relaxed);
+  };
+  AllocationStats s{.allocations = sum(&detail::ProcessTally::allocations),
+                    .deallocations = sum(&detail::ProcessTally::deallocations),
+                    .bytes_allocated = sum(&detail::ProcessTally::bytes_allocated),
+                    .bytes_freed = sum(&detail::ProcessTally::bytes_freed),
+                    .net_bytes = c.live_bytes(),
+                    .unsized_deallocations = sum(&detail::ProcessTally::unsized_deallocations),
                     .c = std::nullopt};
   if (c_allocations_linked()) {
     s.c = CAllocationStats{c.c_allocations.load(relaxed), c.c_deallocations.load(relaxed),
@@ -166,7 +169,16 @@ ProcessAllocationScope::ProcessAllocationScope() {
   detail::ProcessCounters& c = detail::process_counters();
   {
     std::lock_guard lock(g_process_scopes);
-    if (c.open_scopes++ == 0) detail::hook_flags().fetch_or(detail::kProcessScopeOpen, std::memory_order_seq_cst);
+    if (c.open_scopes++ == 0) {
+      // The first thread to open one owns the share for the process's life:
+      // handed on, a former owner still inside the hook, having read the
+      // flag before the scopes closed, could write it beside the new one.
+      // (A thread that reuses an exited owner's storage is the one writer.)
+      if (c.owner.load(std::memory_order_relaxed) == nullptr) {
+        c.owner.store(&detail::thread_state(), std::memory_order_relaxed);
+      }
+      detail::hook_flags().fetch_or(detail::kProcessScopeOpen, std::memory_order_seq_cst);
+    }
   }
   start_ = snapshot(c);
   start_live_ = start_.net_bytes;

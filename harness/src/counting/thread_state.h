@@ -111,21 +111,39 @@ struct ThreadState {
   }
 };
 
-/// Totals over all threads, kept only while a process-wide scope is open
-/// (kProcessScopeOpen): atomics cost a locked instruction per allocation,
-/// which the per-thread path must not pay.
-struct ProcessCounters {
-  std::uint32_t open_scopes = 0;  // guarded by the scopes' mutex (scope.cpp)
+/// One share of the process-wide totals.
+struct alignas(64) ProcessTally {  // a cache line of its own: the other share is written by other threads
   std::atomic<std::uint64_t> allocations{0};
   std::atomic<std::uint64_t> deallocations{0};
   std::atomic<std::uint64_t> bytes_allocated{0};
   std::atomic<std::uint64_t> bytes_freed{0};
   std::atomic<std::uint64_t> unsized_deallocations{0};
   std::atomic<std::int64_t> live_bytes{0};
+};
+
+/// Totals over all threads, kept only while a process-wide scope is open
+/// (kProcessScopeOpen). They are two shares: the owner's, the first thread
+/// that opened a process scope (GoogleTest's and the runner's main thread,
+/// nearly always the only one that allocates), which it alone writes, with a
+/// plain load and store; and the other threads', added to with lock-prefixed
+/// instructions. Measured on a suite of small tests, the three locked adds
+/// per allocation and per free of a single shared tally were most of what
+/// counting cost.
+struct ProcessCounters {
+  std::uint32_t open_scopes = 0;  // guarded by the scopes' mutex (scope.cpp)
+  // Set before kProcessScopeOpen, which the hook reads with acquire: a
+  // thread that sees the flag sees its owner.
+  std::atomic<const ThreadState*> owner{nullptr};
+  ProcessTally owned;   // written only by `owner`
+  ProcessTally shared;  // by every other thread
   std::atomic<std::int64_t> peak_live_bytes{0};
   std::atomic<std::uint64_t> c_allocations{0};
   std::atomic<std::uint64_t> c_deallocations{0};
   std::atomic<std::uint64_t> c_bytes_allocated{0};
+
+  std::int64_t live_bytes() const noexcept {
+    return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);
+  }
 };
 
 /// The calling thread's state. Defined in hook.cpp as a constinit
