@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A suite whose tests keep blocks on purpose for later tests: an interning
 // cache, with allocgate::KeptAcrossTests around what it keeps and without;
-// and a shared library's static, built on the test's call.
+// a shared library's static, built on the test's call; and a leak that only
+// an earlier test brings about.
 // zero_code_gtest_test.cpp runs it with the leak check on.
 
 #include <gtest/gtest.h>
@@ -35,5 +36,17 @@ TEST(Interning, KeptWithoutSayingSoIsALeak) {
 }
 
 TEST(Statics, AStaticInASharedLibraryIsNotALeak) { EXPECT_EQ(library_table().size(), 64u); }
+
+// Tests that depend on the order they run in: run alone, the second leaks
+// nothing, so a rerun cannot name its lines.
+bool g_first_ran = false;
+std::string* g_kept_after_the_first = nullptr;
+
+TEST(Order, First) { g_first_ran = true; }
+
+TEST(Order, LeaksOnlyAfterTheFirst) {
+  if (g_first_ran) g_kept_after_the_first = new std::string(100, 'a');
+  SUCCEED();
+}
 
 }  // namespace

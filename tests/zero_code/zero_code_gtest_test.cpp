@@ -157,6 +157,55 @@ TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);
 }
 
+// The leak check unwinds nothing: a leaking test is run again alone, with
+// stacks, to name its lines. That run is no shard of the suite and writes no
+// report of its own.
+TEST_F(ZeroCodeTests, ALeaksLinesComeFromARerunOfTheTestAloneThatIsNoShardAndWritesNoReport) {
+  std::filesystem::create_directory(path("reports"));
+  // Leaks.FreesAnOlderBlockAndLeaksANewOne is the second test: shard 1 of 2.
+  // Run alone, it is the first: in shard 0, where a child that took the
+  // shard's variables would run nothing.
+  const auto result = run("GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 ALLOCGATE_OUT=" + path("reports") + " " + kSuite +
+                          " --gtest_filter=Leaks.* --allocgate_fail_on_leak");
+  EXPECT_EQ(result.code, 1) << result.output;
+  const std::string line = std::to_string(line_of(kSource, "older = new std::string(100, 'n')"));
+  EXPECT_NE(result.output.find("held by (the test run again alone, with stacks):\n  2 allocs, " +
+                               std::to_string(sizeof(std::string) + long_string(100)) +
+                               " B: Leaks_FreesAnOlderBlockAndLeaksANewOne_Test::TestBody "
+                               "(tests/zero_code/primer_style_test.cpp:" +
+                               line + ")"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("ADeliberateLeak"), std::string::npos) << result.output;  // shard 0's
+  int reports = 0;
+  for ([[maybe_unused]] const auto& file : std::filesystem::directory_iterator(path("reports"))) ++reports;
+  EXPECT_EQ(reports, 1);
+}
+
+TEST_F(ZeroCodeTests, WithSitesALeaksLinesComeFromTheRunItself) {
+  const auto result = run(kSuite + " --gtest_filter=Leaks.ADeliberateLeak --allocgate_fail_on_leak --allocgate_sites");
+  EXPECT_EQ(result.code, 1) << result.output;
+  const std::string line = std::to_string(line_of(kSource, "new std::string(100, 'L')"));
+  EXPECT_NE(result.output.find(
+                ", held by:\n  2 allocs, " + std::to_string(sizeof(std::string) + long_string(100)) +
+                " B: Leaks_ADeliberateLeak_Test::TestBody (tests/zero_code/primer_style_test.cpp:" + line + ")"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("run again alone"), std::string::npos) << result.output;
+}
+
+TEST_F(ZeroCodeTests, ALeakThatNeedsAnEarlierTestSaysTheRerunFoundNone) {
+  const auto result = run(kKeptSuite + " --gtest_filter=Order.* --allocgate_fail_on_leak");
+  EXPECT_EQ(result.code, 1) << result.output;
+  EXPECT_NE(result.output.find("Order.LeaksOnlyAfterTheFirst leaked " +
+                               std::to_string(sizeof(std::string) + long_string(100)) + " bytes in 2 blocks"),
+            std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("run again alone, the test leaked nothing: its leak depends on the tests before it"),
+            std::string::npos)
+      << result.output;
+}
+
 // A block kept on purpose for later tests, inside allocgate::KeptAcrossTests,
 // is counted but no leak; the same block kept without it is one.
 TEST_F(ZeroCodeTests, KeptAcrossTestsIsCountedButNotALeak) {

@@ -36,6 +36,7 @@
 #include "input_error.h"
 #include "integrations/flag_value.h"
 #include "integrations/git_context.h"
+#include "integrations/gtest_leak_rerun.h"
 #include "integrations/static_guard.h"
 #include "json_file.h"
 
@@ -113,13 +114,13 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     const CountingOptions& options = counting_options();
     // One capture for the run, restarted per test: a table reserved per
     // test (1.2 MB, cleared) tripled the wall time of a suite of small tests.
-    if (options.sites || options.fail_on_leak) {
+    // The leak check alone captures nothing: a leaking test is run again
+    // to name its lines (gtest_leak_rerun.h).
+    if (options.sites || !options.leak_sites_to.empty()) {
       if (capture_) {
         capture_->restart();
       } else {
-        // The leak check alone names the few lines a leak comes from: a
-        // small table, as restart() walks it every test.
-        capture_ = std::make_unique<CaptureSites>(options.sites ? 4096 : 256);
+        capture_ = std::make_unique<CaptureSites>(4096);
       }
     }
     test_thread_ = std::this_thread::get_id();
@@ -152,7 +153,13 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     allocgate::detail::stop_tracking_blocks();
     scope_.reset();
     const CountingOptions& options = counting_options();
-    if (options.fail_on_leak && leaked.blocks != 0 && !info.result()->Skipped()) report_leak(info, leaked);
+    if (leaked.blocks != 0 && !info.result()->Skipped()) {
+      if (!options.leak_sites_to.empty()) {
+        write_leak_sites(options.leak_sites_to, leaked);
+      } else if (options.fail_on_leak) {
+        report_leak(info, leaked);
+      }
+    }
     if (!info.result()->Skipped()) {  // a skipped test is not a case
       TestRun run{full_name(info), stats, leaked, info.result()->Failed(), std::nullopt};
       if (options.sites && capture_) run.sites = site_summary::summarize(capture_->profile(options.source_root), 1.0);
@@ -161,17 +168,35 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   }
 
  private:
+  // The leak's lines, by bytes, from this run's stacks.
+  std::string leak_sites(const allocgate::detail::LiveTotals& leaked) const {
+    std::ostringstream lines;
+    const SiteProfile live = allocgate::detail::live_profile(*capture_, counting_options().source_root);
+    if (!live.sites.empty()) lines << live.top(5, true);
+    if (live.allocations < leaked.blocks) {
+      lines << "\n  " << leaked.blocks - live.allocations
+            << " of the blocks have no stack: allocated by another thread, or past the capture's table";
+    }
+    return lines.str();
+  }
+
+  // In the rerun of a leaking test: its lines, for the run that asked.
+  void write_leak_sites(const std::string& file, const allocgate::detail::LiveTotals& leaked) const {
+    try {
+      files::write_file_atomically(file, leak_sites(leaked));
+    } catch (const std::exception&) {  // the asking run says it found no lines
+    }
+  }
+
   void report_leak(const ::testing::TestInfo& info, const allocgate::detail::LiveTotals& leaked) {
     std::ostringstream message;
     message << full_name(info) << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
             << (leaked.blocks == 1 ? " block" : " blocks") << " (allocated during the test and still live at its end)";
     if (capture_) {
-      const SiteProfile live = allocgate::detail::live_profile(*capture_, counting_options().source_root);
-      if (!live.sites.empty()) message << ", held by:\n" << live.top(5, true);
-      if (live.allocations < leaked.blocks) {
-        message << "\n  " << leaked.blocks - live.allocations
-                << " of the blocks have no stack: allocated by another thread, or past the capture's table";
-      }
+      const std::string lines = leak_sites(leaked);
+      if (!lines.empty()) message << (lines.front() == '\n' ? "" : ", held by:\n") << lines;
+    } else {
+      message << leak_sites_from_a_rerun(full_name(info));
     }
     GTEST_MESSAGE_AT_(info.file(), info.line(), message.str().c_str(), ::testing::TestPartResult::kNonFatalFailure);
   }
@@ -257,6 +282,10 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
         return false;
       }
       options.out = v;
+      continue;
+    }
+    if (const char* v = flag_value(arg, kLeakSitesFlag)) {
+      options.leak_sites_to = v;
       continue;
     }
     if (const char* v = flag_value(arg, "--allocgate_source_root")) {

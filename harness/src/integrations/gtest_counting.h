@@ -23,6 +23,7 @@ struct CountingOptions {
   bool sites = false;         ///< --allocgate_sites / ALLOCGATE_SITES: each test's sites in the report
   std::string source_root;    ///< --allocgate_source_root / ALLOCGATE_SOURCE_ROOT
   bool fail_on_leak = false;  ///< --allocgate_fail_on_leak / ALLOCGATE_FAIL_ON_LEAK: a leaking test fails
+  std::string leak_sites_to;  ///< set in a rerun of a leaking test: where its lines go (gtest_leak_rerun.h)
 };
 
 CountingOptions& counting_options();
