@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -69,6 +70,47 @@ TEST(BlockTracker, EveryBlockLeftIsFoundAfterRandomFrees) {
     EXPECT_EQ(found, size);
   }
   EXPECT_EQ(allocgate::detail::live_blocks().blocks, 0u);
+}
+
+// The thread that starts tracking enters the table without its lock until
+// another thread comes in; then the two must take turns. Each round a second
+// thread comes in while the first is inside, again and again, and frees some
+// of the first's blocks: a turn missed would lose or corrupt entries.
+TEST(BlockTracker, AThreadComingInWhileTheStartingOneIsInsideTakesTurns) {
+  constexpr std::uintptr_t kEach = 2000;
+  for (int round = 0; round < 50; ++round) {
+    const FreshTable table;  // this thread starts: the table's owner
+    const auto a = [](std::uintptr_t i) { return address(i); };
+    const auto b = [](std::uintptr_t i) { return address(kEach + i); };
+    const auto c = [](std::uintptr_t i) { return address(2 * kEach + i); };
+    for (std::uintptr_t i = 0; i < kEach; ++i) allocgate::detail::track_block(a(i), 1 + i % 7, true, nullptr);
+    std::atomic<int> lost{0};
+    std::thread other([&] {
+      for (std::uintptr_t i = 0; i < kEach; ++i) {
+        allocgate::detail::track_block(b(i), 1 + i % 5, true, nullptr);
+        std::size_t size = 0;
+        if (i % 2 == 0 && (!untrack(a(i), size) || size != 1 + i % 7)) ++lost;  // the owner's blocks
+        if (i % 4 == 0 && (!untrack(b(i), size) || size != 1 + i % 5)) ++lost;
+      }
+    });
+    for (std::uintptr_t i = 0; i < kEach; ++i) {
+      allocgate::detail::track_block(c(i), 1 + i % 3, true, nullptr);
+      std::size_t size = 0;
+      if (i % 2 == 1 && (!untrack(c(i), size) || size != 1 + i % 3)) ++lost;
+    }
+    other.join();
+    ASSERT_EQ(lost.load(), 0) << "round " << round;
+    std::uint64_t bytes = 0;
+    std::uint64_t blocks = 0;
+    for (std::uintptr_t i = 0; i < kEach; ++i) {
+      if (i % 2 != 0) bytes += 1 + i % 7, ++blocks;
+      if (i % 4 != 0) bytes += 1 + i % 5, ++blocks;
+      if (i % 2 != 1) bytes += 1 + i % 3, ++blocks;
+    }
+    const LiveTotals totals = allocgate::detail::live_blocks();
+    ASSERT_EQ(totals.blocks, blocks) << "round " << round;
+    ASSERT_EQ(totals.bytes, bytes) << "round " << round;
+  }
 }
 
 TEST(BlockTracker, ANewGenerationForgetsTheOld) {

@@ -18,8 +18,11 @@
 
 #include "counting/block_tracker.h"
 
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
@@ -65,7 +68,6 @@ std::uint64_t pack(const TrackedBlock& b, std::uint64_t generation) noexcept {
 bool leakable(std::uint64_t word) noexcept { return (word & (kCountedBit | kKeptByStaticBit)) == kCountedBit; }
 
 constinit Table g_table{};
-constinit std::atomic_flag g_lock;  // clear (C++20; ATOMIC_FLAG_INIT is deprecated)
 
 TrackedBlock entry_at(std::size_t i) noexcept {
   const Slot& s = g_table.slots[i];
@@ -80,39 +82,117 @@ TrackedBlock entry_at(std::size_t i) noexcept {
 constinit thread_local bool t_inside = false;
 constinit thread_local unsigned t_static_depth = 0;  // statics being built on this thread
 
+// Entering the table. A spin lock rather than std::mutex: taken inside
+// operator new, where a mutex's first use could itself allocate on some
+// platforms. But its lock-prefixed exchange, one per allocation and one per
+// free, was most of what tracking cost a test (perf: 70% of track_block),
+// and a test's allocations are nearly all its own thread's. So the table has
+// an owner, the first thread to start tracking (GoogleTest's main thread),
+// which enters with a plain store and load while no other thread has entered
+// since the test began; any other thread, and then the owner too until the
+// next start, takes the lock. The two sides are a Dekker handshake whose
+// full fence only the rare side pays: membarrier(2) runs a barrier on every
+// thread of the process (the asymmetric fence of liburcu and folly), so the
+// owner needs none between its store and its load. Without membarrier, or
+// under ThreadSanitizer (which cannot see it), every thread takes the lock.
+constinit std::atomic_flag g_lock;                    // clear (C++20; ATOMIC_FLAG_INIT is deprecated)
+constinit thread_local char t_identity = 0;           // its address names the thread
+constinit std::atomic<const char*> g_owner{nullptr};  // set once: a former owner might still be entering
+constinit std::atomic<bool> g_owner_inside{false};    // written by the owner only
+constinit std::atomic<bool> g_others_came{true};      // cleared at a start, by the lock's holder
+
+#if defined(__SANITIZE_THREAD__)
+constexpr bool kAsymmetricFence = false;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+constexpr bool kAsymmetricFence = false;
+#else
+constexpr bool kAsymmetricFence = true;
+#endif
+#else
+constexpr bool kAsymmetricFence = true;
+#endif
+
 void lock() noexcept {
   while (g_lock.test_and_set(std::memory_order_acquire)) {
   }
 }
 void unlock() noexcept { g_lock.clear(std::memory_order_release); }
 
-// A spin lock rather than std::mutex: taken inside operator new, where a
-// mutex's first use could itself allocate on some platforms. held() is
-// false when this thread already holds it.
-class Locked {
- public:
-  Locked() noexcept : held_(!t_inside) {
-    if (!held_) return;
-    lock();
-    t_inside = true;
+bool fence_every_thread() noexcept { return ::syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0; }
+
+// With the lock held: the owner is out of the table and stays out until a
+// start clears g_others_came again.
+void keep_the_owner_out() noexcept {
+  if (g_others_came.load(std::memory_order_relaxed)) return;
+  g_others_came.store(true, std::memory_order_relaxed);
+  fence_every_thread();  // the owner's load after it sees true; its store before it is seen
+  while (g_owner_inside.load(std::memory_order_acquire)) {
   }
-  ~Locked() {
+}
+
+class Entered {
+ public:
+  Entered() noexcept : held_(!t_inside) {
+    if (!held_) return;
+    t_inside = true;
+    if (g_owner.load(std::memory_order_relaxed) == &t_identity) {
+      g_owner_inside.store(true, std::memory_order_relaxed);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the compiler's order; the CPU's is membarrier's
+      if (!g_others_came.load(std::memory_order_acquire)) {
+        alone_ = true;
+        return;
+      }
+      g_owner_inside.store(false, std::memory_order_release);
+      lock();
+      return;
+    }
+    lock();
+    keep_the_owner_out();
+  }
+  ~Entered() {
     if (!held_) return;
     t_inside = false;
-    unlock();
+    if (alone_) {
+      g_owner_inside.store(false, std::memory_order_release);
+    } else {
+      unlock();
+    }
   }
+  /// False when this thread is already inside.
   bool held() const noexcept { return held_; }
-  Locked(const Locked&) = delete;
-  Locked& operator=(const Locked&) = delete;
+  /// Lets the owner in alone again; called last, by the lock's holder.
+  void let_the_owner_in() const noexcept {
+    if (held_ && !alone_) g_others_came.store(false, std::memory_order_release);
+  }
+  Entered(const Entered&) = delete;
+  Entered& operator=(const Entered&) = delete;
 
  private:
   bool held_;
+  bool alone_ = false;
 };
 
-// fork() while another thread holds the lock would leave the child's copy
-// held forever: fork takes it first and both sides let it go.
+// The first thread to start tracking owns the table, when membarrier can
+// fence the others.
+void claim_the_table() noexcept {
+  if (!kAsymmetricFence || g_owner.load(std::memory_order_relaxed) != nullptr) return;
+  static const bool registered = ::syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  if (!registered) return;
+  const char* none = nullptr;
+  g_owner.compare_exchange_strong(none, &t_identity, std::memory_order_relaxed);
+}
+
+// fork() while another thread holds the lock, or the owner is inside, would
+// leave the child's copy held forever: fork enters first and both sides let
+// it go (the owner takes the lock until the next start).
+void before_fork() noexcept {
+  lock();
+  keep_the_owner_out();
+}
+
 void register_fork_handlers() noexcept {
-  static const bool registered = (pthread_atfork(lock, unlock, unlock), true);
+  static const bool registered = (pthread_atfork(before_fork, unlock, unlock), true);
   (void)registered;
 }
 
@@ -241,8 +321,9 @@ void erase_at(std::size_t hole) noexcept {
 
 void start_tracking_blocks() noexcept {
   register_fork_handlers();
+  claim_the_table();
   {
-    const Locked locked;
+    const Entered entered;
     // A table grown by an earlier test's blocks is given back: a test with
     // few blocks then probes a table that stays in cache, not one slot at
     // random in megabytes (measured: a third of what counting allocgate's
@@ -256,6 +337,7 @@ void start_tracking_blocks() noexcept {
     }
     g_table.used = 0;
     g_table.live = LiveTotals{};
+    entered.let_the_owner_in();
   }
   hook_flags().fetch_or(kTrackingBlocks, std::memory_order_seq_cst);
 }
@@ -265,8 +347,8 @@ void stop_tracking_blocks() noexcept {
 }
 
 void track_block(void* block, std::size_t size, bool counted, CapturedStack* stack) noexcept {
-  const Locked locked;
-  if (locked.held()) insert(TrackedBlock{block, size, stack, counted, t_static_depth != 0});
+  const Entered entered;
+  if (entered.held()) insert(TrackedBlock{block, size, stack, counted, t_static_depth != 0});
 }
 
 void begin_static_initialization() noexcept { ++t_static_depth; }
@@ -277,8 +359,8 @@ void end_static_initialization() noexcept {
 void disown_block(void* block, std::size_t size) noexcept { track_block(block, size, false, nullptr); }
 
 bool untrack_block(void* block, TrackedBlock& found) noexcept {
-  const Locked locked;
-  if (!locked.held() || g_table.capacity == 0) return false;
+  const Entered entered;
+  if (!entered.held() || g_table.capacity == 0) return false;
   const std::size_t mask = g_table.capacity - 1;
   for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
        i = (i + 1) & mask, ++probes) {
@@ -297,7 +379,7 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept {
 }
 
 LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
-  const Locked locked;
+  const Entered entered;
   // Kept as blocks come and go: a test without leaks is not a walk of the table.
   if (visit == nullptr || g_table.live.blocks == 0) return g_table.live;
   for (std::size_t i = 0; i < g_table.capacity; ++i) {
