@@ -32,11 +32,11 @@ void small_test(int n) {
   TEST(suite, T##n##7) { small_test(n * 10 + 7); } \
   TEST(suite, T##n##8) { small_test(n * 10 + 8); } \
   TEST(suite, T##n##9) { small_test(n * 10 + 9); }
-#define ALLOCGATE_HUNDRED(suite)                                                                      \
-  ALLOCGATE_TEN(suite, 0)                                                                             \
-  ALLOCGATE_TEN(suite, 1) ALLOCGATE_TEN(suite, 2) ALLOCGATE_TEN(suite, 3) ALLOCGATE_TEN(suite, 4)     \
-      ALLOCGATE_TEN(suite, 5) ALLOCGATE_TEN(suite, 6) ALLOCGATE_TEN(suite, 7) ALLOCGATE_TEN(suite, 8) \
-          ALLOCGATE_TEN(suite, 9)
+#define ALLOCGATE_HUNDRED(suite)                                                                  \
+  ALLOCGATE_TEN(suite, 0)                                                                         \
+  ALLOCGATE_TEN(suite, 1)                                                                         \
+  ALLOCGATE_TEN(suite, 2) ALLOCGATE_TEN(suite, 3) ALLOCGATE_TEN(suite, 4) ALLOCGATE_TEN(suite, 5) \
+      ALLOCGATE_TEN(suite, 6) ALLOCGATE_TEN(suite, 7) ALLOCGATE_TEN(suite, 8) ALLOCGATE_TEN(suite, 9)
 
 ALLOCGATE_HUNDRED(Parsing)
 ALLOCGATE_HUNDRED(Formatting)

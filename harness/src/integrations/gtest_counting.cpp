@@ -68,7 +68,9 @@ bool g_flags_taken = false;
 
 // One test's figures: a run of it (--gtest_repeat runs it again).
 struct TestRun {
-  std::string name;  // Suite.Name, as --gtest_filter spells it
+  // Named when the report is written (Suite.Name, as --gtest_filter spells
+  // it): GoogleTest keeps its tests until the program ends.
+  const ::testing::TestInfo* test = nullptr;
   AllocationStats stats;
   allocgate::detail::LiveTotals leaked;
   bool failed = false;
@@ -161,7 +163,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       }
     }
     if (!info.result()->Skipped()) {  // a skipped test is not a case
-      TestRun run{full_name(info), stats, leaked, info.result()->Failed(), std::nullopt};
+      TestRun run{&info, stats, leaked, info.result()->Failed(), std::nullopt};
       if (options.sites && capture_) run.sites = site_summary::summarize(capture_->profile(options.source_root), 1.0);
       counted().runs.push_back(std::move(run));
     }
@@ -227,17 +229,18 @@ nlohmann::json report_json() {
     context[keys::kShard] = std::to_string(std::atoi(shard) + 1) + "/" + std::to_string(std::atoi(shards));
   }
   std::map<std::string, int> repetitions, index;
-  for (const TestRun& run : counted().runs) ++repetitions[run.name];
+  for (const TestRun& run : counted().runs) ++repetitions[full_name(*run.test)];
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const TestRun& run : counted().runs) {
     // Google Benchmark's layout, a run per repetition: the report readers
     // tell a count that differs between repeats (VARIES) as they do for
     // benchmarks.
-    nlohmann::json entry = {{"name", run.name},
-                            {"run_name", run.name},
+    const std::string name = full_name(*run.test);
+    nlohmann::json entry = {{"name", name},
+                            {"run_name", name},
                             {"run_type", "iteration"},
-                            {"repetitions", repetitions[run.name]},
-                            {"repetition_index", index[run.name]++},
+                            {"repetitions", repetitions[name]},
+                            {"repetition_index", index[name]++},
                             {"iterations", 1},
                             {keys::kAllocsPerOp, run.stats.allocations},
                             {keys::kBytesPerOp, run.stats.bytes_allocated}};
