@@ -35,8 +35,9 @@ void small_test(int n) {
 #define ALLOCGATE_HUNDRED(suite)                                                                  \
   ALLOCGATE_TEN(suite, 0)                                                                         \
   ALLOCGATE_TEN(suite, 1)                                                                         \
-  ALLOCGATE_TEN(suite, 2) ALLOCGATE_TEN(suite, 3) ALLOCGATE_TEN(suite, 4) ALLOCGATE_TEN(suite, 5) \
-      ALLOCGATE_TEN(suite, 6) ALLOCGATE_TEN(suite, 7) ALLOCGATE_TEN(suite, 8) ALLOCGATE_TEN(suite, 9)
+  ALLOCGATE_TEN(suite, 2)                                                                         \
+  ALLOCGATE_TEN(suite, 3) ALLOCGATE_TEN(suite, 4) ALLOCGATE_TEN(suite, 5) ALLOCGATE_TEN(suite, 6) \
+      ALLOCGATE_TEN(suite, 7) ALLOCGATE_TEN(suite, 8) ALLOCGATE_TEN(suite, 9)
 
 ALLOCGATE_HUNDRED(Parsing)
 ALLOCGATE_HUNDRED(Formatting)

@@ -119,7 +119,9 @@ void lock() noexcept {
 }
 void unlock() noexcept { g_lock.clear(std::memory_order_release); }
 
-bool fence_every_thread() noexcept { return ::syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0; }
+// Cannot fail once the process is registered (claim_the_table), which
+// names no owner otherwise.
+void fence_every_thread() noexcept { ::syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0); }
 
 // With the lock held: the owner is out of the table and stays out until a
 // start clears g_others_came again.
