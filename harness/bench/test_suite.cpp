@@ -21,6 +21,7 @@ void small_test(int n) {
   EXPECT_EQ(values.front(), n);
 }
 
+// clang-format off (it reflows the macros differently on each run)
 #define ALLOCGATE_TEN(suite, n)                    \
   TEST(suite, T##n##0) { small_test(n * 10 + 0); } \
   TEST(suite, T##n##1) { small_test(n * 10 + 1); } \
@@ -32,12 +33,18 @@ void small_test(int n) {
   TEST(suite, T##n##7) { small_test(n * 10 + 7); } \
   TEST(suite, T##n##8) { small_test(n * 10 + 8); } \
   TEST(suite, T##n##9) { small_test(n * 10 + 9); }
-#define ALLOCGATE_HUNDRED(suite)                                                                  \
-  ALLOCGATE_TEN(suite, 0)                                                                         \
-  ALLOCGATE_TEN(suite, 1)                                                                         \
-  ALLOCGATE_TEN(suite, 2)                                                                         \
-  ALLOCGATE_TEN(suite, 3) ALLOCGATE_TEN(suite, 4) ALLOCGATE_TEN(suite, 5) ALLOCGATE_TEN(suite, 6) \
-      ALLOCGATE_TEN(suite, 7) ALLOCGATE_TEN(suite, 8) ALLOCGATE_TEN(suite, 9)
+#define ALLOCGATE_HUNDRED(suite) \
+  ALLOCGATE_TEN(suite, 0)        \
+  ALLOCGATE_TEN(suite, 1)        \
+  ALLOCGATE_TEN(suite, 2)        \
+  ALLOCGATE_TEN(suite, 3)        \
+  ALLOCGATE_TEN(suite, 4)        \
+  ALLOCGATE_TEN(suite, 5)        \
+  ALLOCGATE_TEN(suite, 6)        \
+  ALLOCGATE_TEN(suite, 7)        \
+  ALLOCGATE_TEN(suite, 8)        \
+  ALLOCGATE_TEN(suite, 9)
+// clang-format on
 
 ALLOCGATE_HUNDRED(Parsing)
 ALLOCGATE_HUNDRED(Formatting)
