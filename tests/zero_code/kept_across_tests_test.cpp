@@ -49,4 +49,11 @@ TEST(Order, LeaksOnlyAfterTheFirst) {
   SUCCEED();
 }
 
+// Run only with --gtest_also_run_disabled_tests, which its rerun keeps.
+std::string* g_disabled_leak = nullptr;
+TEST(Order, DISABLED_LeaksWhenRun) {
+  g_disabled_leak = new std::string(100, 'd');
+  EXPECT_EQ(g_disabled_leak->size(), 100u);
+}
+
 }  // namespace

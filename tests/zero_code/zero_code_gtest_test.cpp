@@ -206,6 +206,21 @@ TEST_F(ZeroCodeTests, ALeakThatNeedsAnEarlierTestSaysTheRerunFoundNone) {
       << result.output;
 }
 
+TEST_F(ZeroCodeTests, TheRerunOfALeakingDisabledTestKeepsAlsoRunDisabledTests) {
+  const auto result =
+      run(kKeptSuite + " --gtest_filter=Order.DISABLED_* --gtest_also_run_disabled_tests --allocgate_fail_on_leak");
+  EXPECT_EQ(result.code, 1) << result.output;
+  const std::string source = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/kept_across_tests_test.cpp";
+  const std::string line = std::to_string(line_of(source, "new std::string(100, 'd')"));
+  EXPECT_NE(result.output.find("held by (the test run again alone, with stacks):\n  2 allocs, " +
+                               std::to_string(sizeof(std::string) + long_string(100)) +
+                               " B: (anonymous namespace)::Order_DISABLED_LeaksWhenRun_Test::TestBody "
+                               "(tests/zero_code/kept_across_tests_test.cpp:" +
+                               line + ")"),
+            std::string::npos)
+      << result.output;
+}
+
 // A block kept on purpose for later tests, inside allocgate::KeptAcrossTests,
 // is counted but no leak; the same block kept without it is one.
 TEST_F(ZeroCodeTests, KeptAcrossTestsIsCountedButNotALeak) {

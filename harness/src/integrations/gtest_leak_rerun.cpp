@@ -25,7 +25,9 @@ namespace allocgate::testing::detail {
 namespace {
 
 // GoogleTest's flags that choose which tests run, how often, in which order
-// and where results go: the child runs the one test, once, writing nothing.
+// and where results go: the child runs the one test, once, writing nothing,
+// and does not stop at a failure. --gtest_also_run_disabled_tests stays: the
+// test may be a disabled one that the run was asked to run.
 // GoogleTest takes -, --, / before the name and - for _ in it.
 bool selects_or_writes(std::string_view arg) {
   const std::size_t start = arg.find_first_not_of("-/");
@@ -34,9 +36,8 @@ bool selects_or_writes(std::string_view arg) {
   for (char& c : name) {
     if (c == '-') c = '_';
   }
-  for (const char* flag :
-       {"gtest_filter", "gtest_repeat", "gtest_shuffle", "gtest_random_seed", "gtest_output", "gtest_list_tests",
-        "gtest_fail_fast", "gtest_break_on_failure", "gtest_also_run_disabled_tests"}) {
+  for (const char* flag : {"gtest_filter", "gtest_repeat", "gtest_shuffle", "gtest_random_seed", "gtest_output",
+                           "gtest_list_tests", "gtest_fail_fast", "gtest_break_on_failure"}) {
     if (name == flag) return true;
   }
   return false;

@@ -20,9 +20,9 @@ namespace allocgate::testing::detail {
 inline constexpr const char* kLeakSitesFlag = "--allocgate_internal_leak_sites";
 
 /// Runs `test` (Suite.Name) alone in a child of this binary, with the
-/// arguments it was given but GoogleTest's selection, repetition and output
-/// flags, and returns the text to add to the leak's failure: the lines that
-/// hold it, by bytes, or why they could not be told.
+/// arguments it was given but GoogleTest's filter, repetition, order and
+/// output flags, and returns the text to add to the leak's failure: the
+/// lines that hold it, by bytes, or why they could not be told.
 std::string leak_sites_from_a_rerun(const std::string& test);
 
 }  // namespace allocgate::testing::detail
