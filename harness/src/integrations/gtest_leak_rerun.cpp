@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 extern char** environ;
@@ -71,7 +72,8 @@ int run_child(std::vector<std::string> argv) {
     if (kept_in_the_childs_environment(*e)) env.emplace_back(*e);
   }
   // /proc/self/exe is this binary whatever argv[0] and the working directory say.
-  const std::string program = std::filesystem::exists("/proc/self/exe") ? "/proc/self/exe" : argv.front();
+  std::error_code no_proc;
+  const std::string program = std::filesystem::exists("/proc/self/exe", no_proc) ? "/proc/self/exe" : argv.front();
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
@@ -107,7 +109,11 @@ std::string leak_sites_from_a_rerun(const std::string& test) {
   ++g_reruns;
   const std::vector<std::string> given = ::testing::internal::GetArgvs();
   if (given.empty()) return "";
-  std::string file = (std::filesystem::temp_directory_path() / "allocgate-leak-XXXXXX").string();
+  // TMPDIR, or /tmp when it names no directory.
+  std::error_code error;
+  std::filesystem::path directory = std::filesystem::temp_directory_path(error);
+  if (error) directory = "/tmp";
+  std::string file = (directory / "allocgate-leak-XXXXXX").string();
   const int fd = ::mkstemp(file.data());
   if (fd < 0) return std::string("\n  (its lines: no file for a rerun to write them to: ") + std::strerror(errno) + ")";
   ::close(fd);
@@ -122,7 +128,7 @@ std::string leak_sites_from_a_rerun(const std::string& test) {
   std::ifstream in(file, std::ios::binary);
   std::string lines((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   in.close();
-  std::filesystem::remove(file);
+  std::filesystem::remove(file, error);
   if (status < 0) {
     return std::string("\n  (its lines: the rerun to name them did not start: ") + std::strerror(spawn_error) + ")";
   }
