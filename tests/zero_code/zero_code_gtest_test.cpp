@@ -157,6 +157,18 @@ TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);
 }
 
+// The failure's text for a leaked std::string of 100 characters (the string
+// and its buffer) made by `statement` in `function` of tests/zero_code/FILE,
+// after `held_by` (", held by:" in the run, or the rerun's words).
+std::string leaked_string_line(const std::string& held_by, const std::string& function, const std::string& file,
+                               const std::string& statement) {
+  const std::string source = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/" + file;
+  return held_by + "\n  2 allocs, " + std::to_string(sizeof(std::string) + long_string(100)) + " B: " + function +
+         " (tests/zero_code/" + file + ":" + std::to_string(line_of(source, statement)) + ")";
+}
+
+constexpr const char* kRerunHeldBy = "held by (the test run again alone, with stacks):";
+
 // The leak check unwinds nothing: a leaking test is run again alone, with
 // stacks, to name its lines. That run is no shard of the suite and writes no
 // report of its own.
@@ -168,12 +180,8 @@ TEST_F(ZeroCodeTests, ALeaksLinesComeFromARerunOfTheTestAloneThatIsNoShardAndWri
   const auto result = run("GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=1 ALLOCGATE_OUT=" + path("reports") + " " + kSuite +
                           " --gtest_filter=Leaks.* --allocgate_fail_on_leak");
   EXPECT_EQ(result.code, 1) << result.output;
-  const std::string line = std::to_string(line_of(kSource, "older = new std::string(100, 'n')"));
-  EXPECT_NE(result.output.find("held by (the test run again alone, with stacks):\n  2 allocs, " +
-                               std::to_string(sizeof(std::string) + long_string(100)) +
-                               " B: Leaks_FreesAnOlderBlockAndLeaksANewOne_Test::TestBody "
-                               "(tests/zero_code/primer_style_test.cpp:" +
-                               line + ")"),
+  EXPECT_NE(result.output.find(leaked_string_line(kRerunHeldBy, "Leaks_FreesAnOlderBlockAndLeaksANewOne_Test::TestBody",
+                                                  "primer_style_test.cpp", "older = new std::string(100, 'n')")),
             std::string::npos)
       << result.output;
   EXPECT_EQ(result.output.find("ADeliberateLeak"), std::string::npos) << result.output;  // shard 0's
@@ -185,10 +193,8 @@ TEST_F(ZeroCodeTests, ALeaksLinesComeFromARerunOfTheTestAloneThatIsNoShardAndWri
 TEST_F(ZeroCodeTests, WithSitesALeaksLinesComeFromTheRunItself) {
   const auto result = run(kSuite + " --gtest_filter=Leaks.ADeliberateLeak --allocgate_fail_on_leak --allocgate_sites");
   EXPECT_EQ(result.code, 1) << result.output;
-  const std::string line = std::to_string(line_of(kSource, "new std::string(100, 'L')"));
-  EXPECT_NE(result.output.find(
-                ", held by:\n  2 allocs, " + std::to_string(sizeof(std::string) + long_string(100)) +
-                " B: Leaks_ADeliberateLeak_Test::TestBody (tests/zero_code/primer_style_test.cpp:" + line + ")"),
+  EXPECT_NE(result.output.find(leaked_string_line(", held by:", "Leaks_ADeliberateLeak_Test::TestBody",
+                                                  "primer_style_test.cpp", "new std::string(100, 'L')")),
             std::string::npos)
       << result.output;
   EXPECT_EQ(result.output.find("run again alone"), std::string::npos) << result.output;
@@ -210,13 +216,9 @@ TEST_F(ZeroCodeTests, TheRerunOfALeakingDisabledTestKeepsAlsoRunDisabledTests) {
   const auto result =
       run(kKeptSuite + " --gtest_filter=Order.DISABLED_* --gtest_also_run_disabled_tests --allocgate_fail_on_leak");
   EXPECT_EQ(result.code, 1) << result.output;
-  const std::string source = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/kept_across_tests_test.cpp";
-  const std::string line = std::to_string(line_of(source, "new std::string(100, 'd')"));
-  EXPECT_NE(result.output.find("held by (the test run again alone, with stacks):\n  2 allocs, " +
-                               std::to_string(sizeof(std::string) + long_string(100)) +
-                               " B: (anonymous namespace)::Order_DISABLED_LeaksWhenRun_Test::TestBody "
-                               "(tests/zero_code/kept_across_tests_test.cpp:" +
-                               line + ")"),
+  EXPECT_NE(result.output.find(leaked_string_line(kRerunHeldBy,
+                                                  "(anonymous namespace)::Order_DISABLED_LeaksWhenRun_Test::TestBody",
+                                                  "kept_across_tests_test.cpp", "new std::string(100, 'd')")),
             std::string::npos)
       << result.output;
 }
