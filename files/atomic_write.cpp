@@ -106,7 +106,7 @@ namespace {
 // written into as a shell's `>` would (renaming over /dev/null would replace
 // the system's); a directory, a block device or a socket is refused. False
 // when `file` is a regular file or absent: replace it.
-bool wrote_in_place(const fs::path& file, std::string_view text) {
+bool wrote_in_place(const fs::path& file, const TextProducer& produce) {
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return false;
   if (S_ISDIR(st.st_mode)) throw InputError(file.string() + ": is a directory");
@@ -116,14 +116,18 @@ bool wrote_in_place(const fs::path& file, std::string_view text) {
   }
   const Descriptor out(::open(file.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY));
   if (out.fd < 0) fail(file, "cannot write", errno);
-  write_all(out.fd, text, file);
+  produce([&](std::string_view text) { write_all(out.fd, text, file); });
   return true;
 }
 
 }  // namespace
 
 void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
-  if (wrote_in_place(file, text)) return;
+  write_file_atomically(file, [&](const TextSink& write) { write(text); });
+}
+
+void write_file_atomically(const std::filesystem::path& file, const TextProducer& produce) {
+  if (wrote_in_place(file, produce)) return;
   const fs::path target = replaced_file(file);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : ".";
   struct stat existing {};
@@ -151,7 +155,7 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view t
     if (!unnamed) std::remove(temp.c_str());
   };
   try {
-    write_all(out.fd, text, file);
+    produce([&](std::string_view text) { write_all(out.fd, text, file); });
     take_attributes(out.fd, exists ? &existing : nullptr, file);
     if (::fsync(out.fd) != 0) fail(file, "cannot sync", errno);
     if (unnamed) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "input_error.h"
+#include "open_file.h"
 
 namespace allocgate::files {
 
@@ -200,57 +201,75 @@ struct FileText {
 // what is read.
 FileText read_text(const std::filesystem::path& file) {
   const std::string name = file.string();
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
-  struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) throw InputError(name + ": is a directory, not a JSON file");
-  const auto too_large = [&] {
-    return InputError(name + ": holds more than the " + std::to_string(kMaxJsonFileBytes >> 30) +
-                      " GiB a JSON file may have" + (S_ISREG(st.st_mode) ? "" : " (an input that does not end?)"));
-  };
-  if (S_ISREG(st.st_mode) && static_cast<std::uint64_t>(st.st_size) > kMaxJsonFileBytes) throw too_large();
+  OpenedFile opened = open_for_reading(file);
   // A regular file into a string of its size (and simdjson's padding), in
   // place; then whatever else there is (all of a pipe's or a device's, or what
   // a file gained meanwhile) a chunk at a time, up to the limit.
-  const std::size_t expected = S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0;
+  const std::size_t expected = opened.size();
   std::string text;
   text.reserve(expected + simdjson::SIMDJSON_PADDING);
   text.resize(expected);
-  const auto read_some = [&](char* into, std::size_t size) {
-    for (;;) {
-      const ssize_t n = ::read(fd, into, size);
-      if (n >= 0) return static_cast<std::size_t>(n);
-      if (errno != EINTR) throw InputError(name + ": cannot read: " + std::strerror(errno));
-    }
-  };
   std::size_t got = 0;
   while (got < expected) {
-    const std::size_t n = read_some(text.data() + got, expected - got);
+    const std::size_t n = opened.read(text.data() + got, expected - got);
     if (n == 0) break;  // it shrank meanwhile
     got += n;
   }
   text.resize(got);
   char chunk[1 << 16];
-  for (std::size_t n; (n = read_some(chunk, sizeof chunk)) > 0;) {
-    if (text.size() + n > kMaxJsonFileBytes) throw too_large();  // before the string grows past it
+  for (std::size_t n; (n = opened.read(chunk, sizeof chunk)) > 0;) {
+    if (text.size() + n > kMaxJsonFileBytes) throw opened.too_large();  // before the string grows past it
     text.append(chunk, n);
   }
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
   if (std::string_view(text).substr(0, 3) == kByteOrderMark) text.erase(0, 3);
   if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
     text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
-  return {std::move(text), S_ISREG(st.st_mode)};
+  return {std::move(text), opened.regular()};
 }
 
 // From this size on, a file's whitespace is removed before it is parsed.
 constexpr std::size_t kMinifyFrom = std::size_t{1} << 20;
 
 }  // namespace
+
+OpenedFile open_for_reading(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(name + ": cannot read: " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    const int error = errno;
+    ::close(fd);
+    throw InputError(name + ": cannot read: " + std::strerror(error));
+  }
+  OpenedFile opened(name, fd, S_ISREG(st.st_mode), S_ISREG(st.st_mode) ? static_cast<std::size_t>(st.st_size) : 0);
+  if (S_ISDIR(st.st_mode)) throw InputError(name + ": is a directory, not a JSON file");
+  if (opened.regular() && static_cast<std::uint64_t>(st.st_size) > kMaxJsonFileBytes) throw opened.too_large();
+  return opened;
+}
+
+OpenedFile::OpenedFile(OpenedFile&& other) noexcept
+    : name_(std::move(other.name_)), fd_(other.fd_), regular_(other.regular_), size_(other.size_) {
+  other.fd_ = -1;
+}
+
+OpenedFile::~OpenedFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t OpenedFile::read(char* into, std::size_t size) {
+  for (;;) {
+    const ssize_t n = ::read(fd_, into, size);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) throw InputError(name_ + ": cannot read: " + std::strerror(errno));
+  }
+}
+
+InputError OpenedFile::too_large() const {
+  return InputError(name_ + ": holds more than the " + std::to_string(kMaxJsonFileBytes >> 30) +
+                    " GiB a JSON file may have" + (regular_ ? "" : " (an input that does not end?)"));
+}
 
 JsonDocument::JsonDocument(std::unique_ptr<simdjson::dom::document> document) : document_(std::move(document)) {}
 JsonDocument::JsonDocument(JsonDocument&&) noexcept = default;

@@ -100,6 +100,15 @@ std::filesystem::path replaced_file(std::filesystem::path file);
 /// (replacing it would detach them).
 void write_file_atomically(const std::filesystem::path& file, std::string_view text);
 
+/// What a producer writes its text through, a piece at a time.
+using TextSink = std::function<void(std::string_view)>;
+using TextProducer = std::function<void(const TextSink&)>;
+
+/// The same, with the text written a piece at a time by `produce` (a report
+/// of 1,000,000 cases never exists as one string). When produce throws,
+/// nothing is replaced.
+void write_file_atomically(const std::filesystem::path& file, const TextProducer& produce);
+
 /// Removes the temporaries write_file_atomically(file, ...) left behind when
 /// killed in the instant between naming one and renaming it, and nothing that
 /// is not provably one: a regular file of the writer's, with one name, named

@@ -28,13 +28,13 @@ Subcommand add_compare_command(CLI::App& app) {
   return {compare, [o] {
             const auto rows =
                 reports::compare_reports(read_report_saying_source(o->base), read_report_saying_source(o->head));
-            std::ostringstream text;
-            if (o->html) {
-              reports::print_compare_html(text, rows, o->base, o->head);
-            } else {
-              reports::print_comparison(text, rows, o->markdown);
-            }
-            write_output(o->out, text.str());
+            write_output(o->out, [&](std::ostream& out) {
+              if (o->html) {
+                reports::print_compare_html(out, rows, o->base, o->head);
+              } else {
+                reports::print_comparison(out, rows, o->markdown);
+              }
+            });
             return kSuccess;
           }};
 }

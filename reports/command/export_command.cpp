@@ -39,17 +39,16 @@ Subcommand add_export_command(CLI::App& app) {
             if (o->format == "pprof") {
               write_output(o->out, reports::pprof_profile(report, o->report));
             } else if (o->format == "collapsed") {
-              const std::string folded = reports::collapsed_stacks(report);
-              if (folded.empty()) {
+              if (!reports::has_stacks(report)) {
                 throw files::InputError(o->report +
                                         ": no case has stacks: write the report with --allocgate_sites (a benchmark "
                                         "or test binary) or `allocgate run --sites`");
               }
-              write_output(o->out, folded);
+              write_output(o->out, [&](std::ostream& out) { reports::print_collapsed_stacks(out, report); });
+            } else if (o->format == "bmf") {
+              write_output(o->out, [&](std::ostream& out) { reports::print_bencher_metric_format(out, report); });
             } else {
-              const nlohmann::json json = o->format == "bmf" ? reports::bencher_metric_format(report)
-                                                             : reports::github_action_benchmark(report);
-              write_output(o->out, json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+              write_output(o->out, [&](std::ostream& out) { reports::print_github_action_benchmark(out, report); });
             }
             return kSuccess;
           }};

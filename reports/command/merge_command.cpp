@@ -22,7 +22,7 @@ Subcommand add_merge_command(CLI::App& app) {
             std::vector<reports::NamedReport> shards;
             for (const std::string& file : o->inputs) shards.push_back({file, reports::read_report(file)});
             const reports::Report merged = reports::merge_reports(std::move(shards));
-            write_output(o->out, reports::report_text(merged));
+            write_output(o->out, [&](std::ostream& out) { reports::print_report(out, merged); });
             if (o->out != "-") {
               std::cerr << "allocgate: wrote " << o->out << " (" << merged.cases.size() << " cases from "
                         << o->inputs.size() << " reports)\n";

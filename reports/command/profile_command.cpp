@@ -56,8 +56,8 @@ int profile_report(const Options& o) {
   const std::string& name = o.second;
   if (o.heaptrack) throw files::InputError("--heaptrack runs a built-in case (allocgate profile CASE --heaptrack)");
   const reports::Report report = reports::read_report(file);
-  const reports::CaseResult* c = reports::CaseIndex(report).find(name);
-  if (c == nullptr) {
+  const std::optional<reports::CaseResult> c = reports::CaseIndex(report).find(name);
+  if (!c) {
     std::vector<std::string> names;
     for (const reports::CaseResult& each : report.cases) names.push_back(each.name);
     const std::string near = nearest(name, names);

@@ -118,7 +118,7 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
   const std::vector<const CaseRef*> cases = select_cases(options.filter, options.shard);
   command::Progress progress(progress_out, cases.size(), options.time ? 2 : 1);
 
-  Report report;
+  std::vector<CaseResult> results;                    // timed below, then packed into the report
   std::map<std::string, std::string> reference_hash;  // "workload/size" -> hash
   for (const CaseRef* s : cases) {
     CaseResult r;
@@ -134,7 +134,7 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
       reference_hash[key] = allocgate::workloads::sha256_hex(reference->output());
     }
     r.equal_to_reference = r.output_sha256 == reference_hash[key];
-    report.cases.push_back(std::move(r));
+    results.push_back(std::move(r));
     progress.step(s->name + " (counted)");
   }
 
@@ -146,9 +146,11 @@ Report run_cases(const RunOptions& options, std::ostream& progress_out) {
   }
   if (options.time) {
     context.machine =
-        time_cases(cases, options, report.cases, [&](const std::string& name) { progress.step(name + " (timed)"); });
+        time_cases(cases, options, results, [&](const std::string& name) { progress.step(name + " (timed)"); });
     context.repetitions = options.repetitions;
   }
+  Report report;
+  for (const CaseResult& r : results) report.cases.push_back(r);
   report.context = to_json(context);
   if (options.shard.count > 1) report.context[keys::kShard] = options.shard.text();
   return report;

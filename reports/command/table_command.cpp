@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `allocgate table REPORT [--html]`: a report's case-study tables.
 #include <memory>
-#include <sstream>
+#include <ostream>
 
 #include "io.h"
 #include "subcommand.h"
@@ -20,14 +20,14 @@ Subcommand add_table_command(CLI::App& app) {
   table->add_flag("--html", o->html, "One self-contained page: tables, charts and flame graphs");
   table->add_option("--out", o->out, "Write here instead of stdout (atomically)");
   return {table, [o] {
-            std::ostringstream text;
             const reports::Report report = read_report_saying_source(o->report);
-            if (o->html) {
-              reports::print_html(text, report);
-            } else {
-              reports::print_markdown_tables(text, report);
-            }
-            write_output(o->out, text.str());
+            write_output(o->out, [&](std::ostream& out) {
+              if (o->html) {
+                reports::print_html(out, report);
+              } else {
+                reports::print_markdown_tables(out, report);
+              }
+            });
             return kSuccess;
           }};
 }

@@ -52,21 +52,21 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
   std::vector<std::optional<std::size_t>> head_of(base.cases.size());
   std::vector<bool> paired(head.cases.size(), false);
   {
-    std::unordered_map<std::string_view, std::size_t> head_index;
-    head_index.reserve(head.cases.size());
-    for (std::size_t j = 0; j < head.cases.size(); ++j) head_index.emplace(head.cases[j].name, j);
+    const CaseIndex head_index(head);
     for (std::size_t i = 0; i < base.cases.size(); ++i) {
-      if (const auto it = head_index.find(base.cases[i].name); it != head_index.end()) {
-        head_of[i] = it->second;
-        paired[it->second] = true;
+      if (const auto j = head_index.index_of(base.cases.name(i))) {
+        head_of[i] = *j;
+        paired[*j] = true;
       }
     }
   }
   std::vector<CompareRow> rows;
   rows.reserve(base.cases.size() + static_cast<std::size_t>(std::count(paired.begin(), paired.end(), false)));
   for (std::size_t i = 0; i < base.cases.size(); ++i) {
-    CompareRow row{base.cases[i].name, std::move(base.cases[i]), std::nullopt, {}, {}, {}, {}, false};
-    if (head_of[i]) row.head = std::move(head.cases[*head_of[i]]);
+    CaseResult b_case = base.cases[i];
+    std::string name = b_case.name;
+    CompareRow row{std::move(name), std::move(b_case), std::nullopt, {}, {}, {}, {}, false};
+    if (head_of[i]) row.head = head.cases[*head_of[i]];
     const CaseResult& b = *row.base;
     if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
       row.time_ratio = *row.head->ns_median / *b.ns_median;
@@ -82,7 +82,7 @@ std::vector<CompareRow> compare_reports(Report base, Report head) {
   }
   for (std::size_t j = 0; j < head.cases.size(); ++j) {
     if (!paired[j])
-      rows.push_back(CompareRow{head.cases[j].name, std::nullopt, std::move(head.cases[j]), {}, {}, {}, {}, false});
+      rows.push_back(CompareRow{std::string(head.cases.name(j)), std::nullopt, head.cases[j], {}, {}, {}, {}, false});
   }
   const auto rank = [](const CompareRow& r) {
     if (!r.base || !r.head) return 4;

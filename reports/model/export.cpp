@@ -2,10 +2,12 @@
 #include "export.h"
 
 #include <algorithm>
+#include <ostream>
 
 #include "escape.h"
 #include "format.h"
 #include "json_file.h"
+#include "streamed_json.h"
 
 namespace allocgate::reports {
 namespace {
@@ -34,31 +36,34 @@ std::string spread(double low, double high) { return "± " + files::readable((hi
 
 }  // namespace
 
-nlohmann::json github_action_benchmark(const Report& report) {
-  nlohmann::json entries = nlohmann::json::array();
+void print_github_action_benchmark(std::ostream& out, const Report& report) {
+  StreamedJson entries(out, '[');
   for (const CaseResult& c : report.cases) {
     nlohmann::json allocs{{"name", c.name + " - allocs/op"},
                           {"unit", "allocs/op"},
                           {"value", json_number(c.allocs_per_op)},
                           {"extra", extra(report, c)}};
     if (c.allocs_per_op_min) allocs["range"] = spread(*c.allocs_per_op_min, c.allocs_per_op);
-    entries.push_back(std::move(allocs));
+    entries.element(allocs);
     if (c.bytes_per_op) {
-      entries.push_back(
+      entries.element(
           {{"name", c.name + " - bytes/op"}, {"unit", "bytes/op"}, {"value", json_number(*c.bytes_per_op)}});
     }
     if (c.ns_median) {
       nlohmann::json time{{"name", c.name + " - time"}, {"unit", "ns/op"}, {"value", *c.ns_median}};
       if (c.ns_min && c.ns_max) time["range"] = spread(*c.ns_min, *c.ns_max);
-      entries.push_back(std::move(time));
+      entries.element(time);
     }
   }
-  return entries;
+  entries.finish();
+  out << '\n';
 }
 
-nlohmann::json bencher_metric_format(const Report& report) {
-  nlohmann::json benchmarks = nlohmann::json::object();
-  for (const CaseResult& c : report.cases) {
+void print_bencher_metric_format(std::ostream& out, const Report& report) {
+  // In name order, as a JSON object dumped whole has its keys.
+  StreamedJson benchmarks(out, '{');
+  for (const std::uint32_t i : report.cases.by_name()) {
+    const CaseResult c = report.cases[i];
     nlohmann::json measures{{"allocs_per_op", {{"value", json_number(c.allocs_per_op)}}}};
     if (c.allocs_per_op_min) {
       measures["allocs_per_op"]["lower_value"] = json_number(*c.allocs_per_op_min);
@@ -72,26 +77,24 @@ nlohmann::json bencher_metric_format(const Report& report) {
         measures["latency"]["upper_value"] = *c.ns_max;
       }
     }
-    benchmarks[c.name] = std::move(measures);
+    benchmarks.member(c.name, measures);
   }
-  return benchmarks;
+  benchmarks.finish();
+  out << '\n';
 }
 
-std::string collapsed_stacks(const Report& report) {
-  std::string out;
+void print_collapsed_stacks(std::ostream& out, const Report& report) {
   for (const CaseResult& c : report.cases) {
     for (const StackSummary& stack : c.stacks) {
-      out += folded_frame(c.name);
-      for (const std::string& frame : stack.frames) {
-        out += ';';
-        out += folded_frame(frame);
-      }
-      out += ' ';
-      out += files::exact(stack.allocs_per_op);
-      out += '\n';
+      out << folded_frame(c.name);
+      for (const std::string& frame : stack.frames) out << ';' << folded_frame(frame);
+      out << ' ' << files::exact(stack.allocs_per_op) << '\n';
     }
   }
-  return out;
+}
+
+bool has_stacks(const Report& report) {
+  return std::any_of(report.cases.begin(), report.cases.end(), [](const CaseResult& c) { return !c.stacks.empty(); });
 }
 
 }  // namespace allocgate::reports

@@ -210,13 +210,13 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
   // map, sorted by name): one pass matches them, and the rows come out in
   // name order, which the sort by status below keeps.
   struct Named {
-    std::string_view name;  // into the report, read before its case moves into a row
+    std::string_view name;  // into the report
     std::size_t index;
     bool not_run;
   };
   std::vector<Named> named;
   named.reserve(report.cases.size() + report.not_run.size());
-  for (std::size_t i = 0; i < report.cases.size(); ++i) named.push_back({report.cases[i].name, i, false});
+  for (std::size_t i = 0; i < report.cases.size(); ++i) named.push_back({report.cases.name(i), i, false});
   for (std::size_t i = 0; i < report.not_run.size(); ++i) named.push_back({report.not_run[i].name, i, true});
   std::sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
 
@@ -239,9 +239,9 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
         if (has_bound) row.bound = bound->second;
         result.rows.push_back(std::move(row));
       } else if (has_bound) {
-        result.rows.push_back(judge(bound->second, std::move(report.cases[entry->index])));
+        result.rows.push_back(judge(bound->second, report.cases[entry->index]));
       } else {
-        CaseResult& c = report.cases[entry->index];
+        CaseResult c = report.cases[entry->index];
         std::string name = c.name;
         result.rows.push_back(
             {std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"});

@@ -100,17 +100,23 @@ Report merge_reports(std::vector<NamedReport> reports) {
   Report merged;
   merged.context = reports[0].report.context;
   merged.context.erase(k::kShard);
-  std::size_t total = 0;
-  for (const NamedReport& r : reports) total += r.report.cases.size();
-  merged.cases.reserve(total);
-  std::unordered_map<std::string, const std::string*> source_of;  // case name -> report
-  source_of.reserve(total);
-  for (NamedReport& r : reports) {
-    for (CaseResult& c : r.report.cases) {
-      const auto [it, added] = source_of.try_emplace(c.name, &r.source);
-      if (!added) throw files::InputError("case " + c.name + " is in both " + *it->second + " and " + r.source);
-      merged.cases.push_back(std::move(c));
+  // A case in two reports is found once all are in, by name order: a table
+  // of names would take more than the cases do.
+  std::vector<std::uint32_t> source_of;  // per merged case, the report it came from
+  for (std::size_t r = 0; r < reports.size(); ++r) {
+    for (const CaseResult& c : reports[r].report.cases) {
+      merged.cases.push_back(c);
+      source_of.push_back(static_cast<std::uint32_t>(r));
     }
+    reports[r].report.cases = CaseList();
+  }
+  const std::vector<std::uint32_t> order = merged.cases.by_name();
+  const auto twice = std::adjacent_find(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return merged.cases.name(a) == merged.cases.name(b);
+  });
+  if (twice != order.end()) {
+    throw files::InputError("case " + std::string(merged.cases.name(*twice)) + " is in both " +
+                            reports[source_of[*twice]].source + " and " + reports[source_of[*(twice + 1)]].source);
   }
   return merged;
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,50 +18,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "allocgate/site_frame.h"
-#include "capture/site_summary.h"
+#include "case_list.h"
+#include "case_result.h"
 
 namespace allocgate::reports {
 
 /// Bumped when a field changes meaning or goes away; readers refuse others.
 inline constexpr int kReportSchemaVersion = 1;
-
-/// Where a case's allocations come from, per operation (`allocgate run
-/// --sites`), and its stacks for the flame graph: written and cut to size as
-/// --allocgate_sites writes them (site_summary.h).
-using site_summary::SiteSummary;
-using site_summary::StackSummary;
-
-struct CaseResult {
-  std::string name;  ///< "workload/variant/size", or a benchmark's own name
-  // From the registry; empty / 0 for another binary's benchmarks.
-  std::string workload;
-  std::string variant;
-  std::uint64_t size = 0;
-
-  double allocs_per_op = 0;  ///< exact; an integer for deterministic code
-  /// The smallest allocs/op of the repetitions, when they differ (the count
-  /// is not deterministic); allocs_per_op is then the largest.
-  std::optional<double> allocs_per_op_min;
-  std::optional<double> bytes_per_op;
-  std::optional<double> peak_bytes;  ///< live bytes above the operation's start, at their highest
-  /// Bytes an operation allocated and left live after it, per operation;
-  /// absent when a free's size was unknown (then it cannot be told, never guessed).
-  std::optional<double> leaked_bytes_per_op;
-  // Time per operation in nanoseconds over the repetitions (see set_times);
-  // absent when the case was not timed.
-  std::optional<double> ns_median, ns_min, ns_max;
-  std::optional<double> cpu_ns_median;
-  /// Each timed repetition's ns/op, smallest first: what compare's
-  /// Mann-Whitney U test reads. Empty when the source had one figure only.
-  std::vector<double> ns_repetitions;
-  std::optional<std::int64_t> iterations;  ///< summed over the repetitions
-  std::string output_sha256;
-  std::optional<bool> equal_to_reference;
-  bool test_failed = false;          ///< a GoogleTest test that failed (allocgate::gtest's reports)
-  std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
-  std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
-};
 
 /// A benchmark of a Google Benchmark JSON that has no figures because it did
 /// not run to the end: it errored (SkipWithError) or was skipped.
@@ -72,7 +36,7 @@ struct NotRun {
 
 struct Report {
   nlohmann::json context = nlohmann::json::object();
-  std::vector<CaseResult> cases;
+  CaseList cases;
   std::vector<NotRun> not_run;
   /// For a Google Benchmark JSON, which runs the figures came from, e.g.
   /// "4 benchmark(s) from their iteration runs, 1 from its mean aggregate
@@ -89,16 +53,20 @@ struct Report {
 };
 
 /// A report's cases and not-run benchmarks by name: what gate and compare
-/// look names up in, so that they stay linear in the number of cases. Points
-/// into the report, which must outlive it unchanged.
+/// look names up in, so that they stay linear in the number of cases. Refers
+/// to the report, which must outlive it unchanged.
 class CaseIndex {
  public:
   explicit CaseIndex(const Report& report);
-  const CaseResult* find(std::string_view name) const;
+  /// The case of that name, decoded.
+  std::optional<CaseResult> find(std::string_view name) const;
+  /// Its index in report.cases.
+  std::optional<std::size_t> index_of(std::string_view name) const;
   const NotRun* find_not_run(std::string_view name) const;
 
  private:
-  std::unordered_map<std::string_view, const CaseResult*> cases_;
+  const Report& report_;
+  std::vector<std::uint32_t> by_name_;  // case indices, in name order
   std::unordered_map<std::string_view, const NotRun*> not_run_;
 };
 
@@ -122,5 +90,7 @@ nlohmann::json to_json(const Report& report);
 /// sorts keys), so that a reader, a person or a streaming parser, knows the
 /// report's kind before its first case.
 std::string report_text(const Report& report);
+/// The same text, onto a stream a case at a time.
+void print_report(std::ostream& out, const Report& report);
 
 }  // namespace allocgate::reports

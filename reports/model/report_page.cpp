@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <deque>
 #include <map>
 #include <ostream>
 #include <sstream>
@@ -260,13 +261,14 @@ NameParts parts_of(const std::string& name) {
 // has several.
 void benchmark_sections(std::ostream& body, PageData& data, const Report& report) {
   std::vector<std::string> order;
+  std::deque<CaseResult> decoded;  // the cases drawn, out of the report's packed list; a deque never moves them
   std::map<std::string, std::vector<const CaseResult*>> families;
-  for (const CaseResult& c : report.cases) {
+  for (CaseResult c : report.cases) {
     if (!c.workload.empty()) continue;
     const std::string family = parts_of(c.name).family;
     auto [it, inserted] = families.try_emplace(family);
     if (inserted) order.push_back(family);
-    it->second.push_back(&c);
+    it->second.push_back(&decoded.emplace_back(std::move(c)));
   }
   for (const std::string& family : order) {
     std::vector<const CaseResult*>& cases = families[family];

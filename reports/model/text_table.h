@@ -5,6 +5,8 @@
 // each column's alignment.
 #pragma once
 
+#include <cstdint>
+#include <deque>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -35,8 +37,18 @@ class TextTable {
   void print(std::ostream& out, bool markdown) const { markdown ? print_markdown(out) : print(out); }
 
  private:
+  std::size_t rows() const { return row_at_.size(); }
+  // Row r's cells, in column order.
+  template <class Visit>
+  void for_each_cell(std::size_t r, Visit visit) const;
+
   std::vector<Column> columns_;
-  std::vector<std::vector<std::string>> rows_;
+  // The cells packed, not a string each: a table of 1,000,000 rows (a gate
+  // over as many cases) takes its text and a few bytes a cell. A row's cells
+  // are back to back in one block; blocks are never reallocated.
+  std::vector<std::string> blocks_;
+  std::deque<std::uint64_t> row_at_;        // block << 32 | offset, per row
+  std::deque<std::uint32_t> cell_lengths_;  // per row, per column
 };
 
 }  // namespace allocgate::reports

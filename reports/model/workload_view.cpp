@@ -26,7 +26,7 @@ std::vector<WorkloadView> arrange(const Report& report) {
     auto& [variants, sizes] = seen[it->second];
     if (variants.insert(c.variant).second) v.variants.push_back(c.variant);
     if (sizes.insert(c.size).second) v.sizes.push_back(c.size);
-    v.cases[{c.variant, c.size}] = &c;
+    v.cases[{c.variant, c.size}] = std::make_shared<const CaseResult>(c);
   }
   // The reader checked these fields' types (report.cpp, check_context).
   const nlohmann::json workloads = report.context.value(keys::kWorkloads, nlohmann::json::object());

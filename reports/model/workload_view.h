@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,11 +22,13 @@ struct WorkloadView {
   std::vector<std::string> variants;  // in report order; the reference first
   std::vector<std::uint64_t> sizes;   // ascending
   std::uint64_t table_size = 0;       // the size the main table shows
-  std::map<std::pair<std::string, std::uint64_t>, const CaseResult*> cases;
+  // Decoded from the report's packed cases and held here: a workload has
+  // tens of cases, not millions.
+  std::map<std::pair<std::string, std::uint64_t>, std::shared_ptr<const CaseResult>> cases;
 
   const CaseResult* at(const std::string& variant, std::uint64_t size) const {
     const auto it = cases.find({variant, size});
-    return it == cases.end() ? nullptr : it->second;
+    return it == cases.end() ? nullptr : it->second.get();
   }
 };
 

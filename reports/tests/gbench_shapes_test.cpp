@@ -118,12 +118,12 @@ TEST(GoogleBenchmarkFlakyFigures, AreRefusedByTheUpdateAndFailTheGate) {
                            " --benchmark_filter=^Flaky_ --benchmark_repetitions=3 --benchmark_out=" + json);
   ASSERT_EQ(bench.code, 0) << bench.output;
   const Report report = allocgate::reports::read_report(json);
-  const auto* once = CaseIndex(report).find("Flaky_OncePerRun/iterations:1000");
-  ASSERT_NE(once, nullptr);
+  const auto once = CaseIndex(report).find("Flaky_OncePerRun/iterations:1000");
+  ASSERT_TRUE(once.has_value());
   EXPECT_EQ(once->allocs_per_op, 0.001);
   EXPECT_FALSE(once->allocs_per_op_min.has_value());  // the same fraction every repetition
-  const auto* varies = CaseIndex(report).find("Flaky_VariesByRun/iterations:10");
-  ASSERT_NE(varies, nullptr);
+  const auto varies = CaseIndex(report).find("Flaky_VariesByRun/iterations:10");
+  ASSERT_TRUE(varies.has_value());
   EXPECT_EQ(varies->allocs_per_op, 2);
   EXPECT_EQ(varies->allocs_per_op_min, 1.0);
 
@@ -174,8 +174,8 @@ TEST(GoogleBenchmarkSites, TheGateNamesTheLineOfAUsersBenchmark) {
   const std::string where = "reports/tests/gbench_shapes_bench.cpp";
   for (const auto& [name, allocs] :
        {std::pair{"BM_Two/iterations:50", 2.0}, std::pair{"BM_OnePerThread/iterations:20/threads:2", 1.0}}) {
-    const auto* c = CaseIndex(report).find(name);
-    ASSERT_NE(c, nullptr) << name;
+    const auto c = CaseIndex(report).find(name);
+    ASSERT_TRUE(c.has_value()) << name;
     ASSERT_EQ(c->sites.size(), 1u) << name;
     EXPECT_EQ(c->sites[0].where().file, where);
     EXPECT_EQ(c->sites[0].where().line, allocating_line());

@@ -382,8 +382,11 @@ TEST_F(HistoryFiles, NamesHoldingANulAreReadBackWhole) {
   const std::string x("a\0x", 3), y("a\0y", 3);
   History db(file);
   Report r = report_of({{"a", 1}, {"b", 2}});
-  r.cases[0].name = x;
-  r.cases[1].name = y;
+  for (std::size_t i = 0; i < 2; ++i) {
+    CaseResult c = r.cases[i];
+    c.name = i == 0 ? x : y;
+    r.cases.set(i, c);
+  }
   ASSERT_TRUE(db.add(r, key_of(r)));
   const HistoryTable t = db.table("", 0);
   EXPECT_EQ(t.cases, (std::vector<std::string>{x, y}));

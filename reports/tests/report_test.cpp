@@ -31,8 +31,8 @@ TEST(ReadReport, ReadsAllocgatesOwnReport) {
   const Report r = read_report(kFixtures + "/report.json");
   EXPECT_EQ(r.toolchain(), "gcc-12-libstdc++-12");
   ASSERT_EQ(r.cases.size(), 8u);
-  const CaseResult* v4 = CaseIndex(r).find("log_report/v4/2000");
-  ASSERT_NE(v4, nullptr);
+  const std::optional<CaseResult> v4 = CaseIndex(r).find("log_report/v4/2000");
+  ASSERT_TRUE(v4.has_value());
   EXPECT_EQ(v4->workload, "log_report");
   EXPECT_EQ(v4->variant, "v4");
   EXPECT_EQ(v4->size, 2000u);
@@ -120,8 +120,10 @@ TEST(SiteSummary, ACutStackSaysSo) {
 TEST(ReadReport, SitesAndStacksRoundTrip) {
   Report r = read_report(kFixtures + "/report.json");
   EXPECT_FALSE(r.cases[0].sites.empty());  // the fixture was written by `allocgate run --sites`
-  r.cases[0].sites = {SiteSummary{allocgate::SiteFrame{"render", "workloads/x.cpp", 42}, 1000, 32000, 250, "reserve"}};
-  r.cases[0].stacks = {StackSummary{{"main", "render"}, {"", "workloads/x.cpp:42"}, 1000, 32000, 250}};
+  CaseResult first = r.cases[0];
+  first.sites = {SiteSummary{allocgate::SiteFrame{"render", "workloads/x.cpp", 42}, 1000, 32000, 250, "reserve"}};
+  first.stacks = {StackSummary{{"main", "render"}, {"", "workloads/x.cpp:42"}, 1000, 32000, 250}};
+  r.cases.set(0, first);
   const Report again = report_from_json(to_json(r), "again");
   ASSERT_EQ(again.cases[0].sites.size(), 1u);
   EXPECT_EQ(to_string(again.cases[0].sites[0].where()), "render (workloads/x.cpp:42)");
@@ -155,7 +157,7 @@ TEST(ReadReport, ReadsAGoogleBenchmarkBinarysJson) {
   ASSERT_EQ(r.cases.size(), 4u);
   EXPECT_EQ(CaseIndex(r).find("row_parse/naive/100")->allocs_per_op, 346);
   EXPECT_EQ(CaseIndex(r).find("row_parse/optimized/100")->allocs_per_op, 0);
-  EXPECT_NE(CaseIndex(r).find("order_format/pooled_contended/1/threads:2"), nullptr);
+  EXPECT_TRUE(CaseIndex(r).find("order_format/pooled_contended/1/threads:2").has_value());
   EXPECT_TRUE(CaseIndex(r).find("row_parse/naive/100")->ns_median.has_value());
 }
 

@@ -89,15 +89,15 @@ TEST_F(ZeroCode, EveryBenchmarkReportsExactFiguresAndBoundsHoldAtAnotherIteratio
   // A timed stretch holds what it inserted: the peak is one iteration's nodes,
   // not what the paused sections freed.
   for (const auto* name : {"BM_SetInsert_With_Timer_Control/64/16", "BM_SetInsert_With_Timer_Control/512/64"}) {
-    const auto* insert = CaseIndex(many_report).find(name);
-    ASSERT_NE(insert, nullptr) << name;
+    const auto insert = CaseIndex(many_report).find(name);
+    ASSERT_TRUE(insert.has_value()) << name;
     EXPECT_EQ(insert->peak_bytes, insert->bytes_per_op) << name;
   }
   // The two runs did take different iteration counts.
-  const auto* push_back_few = CaseIndex(few_report).find("BM_vector_push_back");
-  const auto* push_back_many = CaseIndex(many_report).find("BM_vector_push_back");
-  ASSERT_NE(push_back_few, nullptr);
-  ASSERT_NE(push_back_many, nullptr);
+  const auto push_back_few = CaseIndex(few_report).find("BM_vector_push_back");
+  const auto push_back_many = CaseIndex(many_report).find("BM_vector_push_back");
+  ASSERT_TRUE(push_back_few.has_value());
+  ASSERT_TRUE(push_back_many.has_value());
   EXPECT_LT(*push_back_few->iterations * 5, *push_back_many->iterations);
 
   const std::string bounds = path("bounds.json");
@@ -152,7 +152,7 @@ TEST_F(ZeroCode, AMainThatTakesNoFlagsGetsSitesFromTheEnvironment) {
                              "them through benchmark::RunSpecifiedBenchmarks(spec)"),
             std::string::npos)
       << spec.output;
-  EXPECT_EQ(read_report(json).cases.at(0).allocs_per_op, 1);
+  EXPECT_EQ(read_report(json).cases[0].allocs_per_op, 1);
 
   const Result malformed = run("ALLOCGATE_SITES=yes " + std::string(ZERO_CODE_BENCH_OWN_ARGS) + " full");
   EXPECT_EQ(malformed.code, 1) << malformed.output;

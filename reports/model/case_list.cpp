@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: Apache-2.0
+// A case's record: a varint of which fields it has, its name, then each field
+// it has in CaseResult's order; strings as a varint length and their bytes,
+// figures as the 8 bytes of their double, counts as varints.
+#include "case_list.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace allocgate::reports {
+
+namespace {
+
+constexpr std::size_t kBlock = std::size_t{1} << 20;
+
+enum Field : std::uint32_t {
+  kWorkload = 1u << 0,
+  kVariant = 1u << 1,
+  kSize = 1u << 2,
+  kAllocsMin = 1u << 3,
+  kBytes = 1u << 4,
+  kPeak = 1u << 5,
+  kLeaked = 1u << 6,
+  kNsMedian = 1u << 7,
+  kNsMin = 1u << 8,
+  kNsMax = 1u << 9,
+  kCpuNsMedian = 1u << 10,
+  kIterations = 1u << 11,
+  kSha256 = 1u << 12,
+  kEqualKnown = 1u << 13,
+  kEqual = 1u << 14,
+  kTestFailed = 1u << 15,
+  kExtra = 1u << 16,
+};
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  void varint(std::uint64_t v) {
+    while (v >= 0x80) {
+      out_ += static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    out_ += static_cast<char>(v);
+  }
+  void text(const std::string& s) {
+    varint(s.size());
+    out_ += s;
+  }
+  void figure(double v) {
+    char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    out_.append(bytes, sizeof v);
+  }
+
+ private:
+  std::string& out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const char* at) : at_(at) {}
+  std::uint64_t varint() {
+    std::uint64_t v = 0;
+    for (int shift = 0;; shift += 7) {
+      const auto byte = static_cast<unsigned char>(*at_++);
+      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if (byte < 0x80) return v;
+    }
+  }
+  std::string_view text() {
+    const std::size_t n = varint();
+    const std::string_view s(at_, n);
+    at_ += n;
+    return s;
+  }
+  double figure() {
+    double v = 0;
+    std::memcpy(&v, at_, sizeof v);
+    at_ += sizeof v;
+    return v;
+  }
+
+ private:
+  const char* at_;
+};
+
+}  // namespace
+
+CaseList::CaseList(std::initializer_list<CaseResult> cases) {
+  for (const CaseResult& c : cases) push_back(c);
+}
+
+void CaseList::push_back(const CaseResult& c) {
+  if (records_.size() >= std::numeric_limits<std::uint32_t>::max()) throw std::length_error("too many cases");
+  records_.push_back(append(c));
+}
+
+void CaseList::set(std::size_t i, const CaseResult& c) { records_.at(i) = append(c); }
+
+std::uint64_t CaseList::append(const CaseResult& c) {
+  std::uint32_t fields = 0;
+  const auto has = [&](bool present, Field field) {
+    if (present) fields |= field;
+  };
+  has(!c.workload.empty(), kWorkload);
+  has(!c.variant.empty(), kVariant);
+  has(c.size != 0, kSize);
+  has(c.allocs_per_op_min.has_value(), kAllocsMin);
+  has(c.bytes_per_op.has_value(), kBytes);
+  has(c.peak_bytes.has_value(), kPeak);
+  has(c.leaked_bytes_per_op.has_value(), kLeaked);
+  has(c.ns_median.has_value(), kNsMedian);
+  has(c.ns_min.has_value(), kNsMin);
+  has(c.ns_max.has_value(), kNsMax);
+  has(c.cpu_ns_median.has_value(), kCpuNsMedian);
+  has(c.iterations.has_value(), kIterations);
+  has(!c.output_sha256.empty(), kSha256);
+  has(c.equal_to_reference.has_value(), kEqualKnown);
+  has(c.equal_to_reference.value_or(false), kEqual);
+  has(c.test_failed, kTestFailed);
+  has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty(), kExtra);
+
+  std::string record;
+  Writer w(record);
+  w.varint(fields);
+  w.text(c.name);
+  if (fields & kWorkload) w.text(c.workload);
+  if (fields & kVariant) w.text(c.variant);
+  if (fields & kSize) w.varint(c.size);
+  w.figure(c.allocs_per_op);
+  for (const auto& [field, value] :
+       {std::pair{kAllocsMin, c.allocs_per_op_min}, std::pair{kBytes, c.bytes_per_op}, std::pair{kPeak, c.peak_bytes},
+        std::pair{kLeaked, c.leaked_bytes_per_op}, std::pair{kNsMedian, c.ns_median}, std::pair{kNsMin, c.ns_min},
+        std::pair{kNsMax, c.ns_max}, std::pair{kCpuNsMedian, c.cpu_ns_median}}) {
+    if (fields & field) w.figure(*value);
+  }
+  if (fields & kIterations) w.varint(static_cast<std::uint64_t>(*c.iterations));
+  if (fields & kSha256) w.text(c.output_sha256);
+  if (fields & kExtra) {
+    w.varint(extras_.size());
+    extras_.push_back(Extra{c.ns_repetitions, c.sites, c.stacks});
+  }
+
+  // Into the last block when it has room, else a new one (a record larger
+  // than a block gets one of its own); a block never grows past its capacity,
+  // so records never move.
+  if (blocks_.empty() || blocks_.back().size() + record.size() > blocks_.back().capacity()) {
+    blocks_.emplace_back().reserve(std::max(kBlock, record.size()));
+  }
+  std::string& block = blocks_.back();
+  const std::uint64_t at = static_cast<std::uint64_t>(blocks_.size() - 1) << 32 | block.size();
+  block += record;
+  return at;
+}
+
+const char* CaseList::record(std::size_t i) const {
+  const std::uint64_t at = records_.at(i);
+  return blocks_[at >> 32].data() + (at & 0xffffffffu);
+}
+
+std::string_view CaseList::name(std::size_t i) const {
+  Reader r(record(i));
+  r.varint();
+  return r.text();
+}
+
+CaseResult CaseList::operator[](std::size_t i) const {
+  Reader r(record(i));
+  const auto fields = static_cast<std::uint32_t>(r.varint());
+  CaseResult c;
+  c.name = r.text();
+  if (fields & kWorkload) c.workload = r.text();
+  if (fields & kVariant) c.variant = r.text();
+  if (fields & kSize) c.size = r.varint();
+  c.allocs_per_op = r.figure();
+  for (const auto& [field, value] :
+       {std::pair{kAllocsMin, &c.allocs_per_op_min}, std::pair{kBytes, &c.bytes_per_op},
+        std::pair{kPeak, &c.peak_bytes}, std::pair{kLeaked, &c.leaked_bytes_per_op},
+        std::pair{kNsMedian, &c.ns_median}, std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max},
+        std::pair{kCpuNsMedian, &c.cpu_ns_median}}) {
+    if (fields & field) *value = r.figure();
+  }
+  if (fields & kIterations) c.iterations = static_cast<std::int64_t>(r.varint());
+  if (fields & kSha256) c.output_sha256 = r.text();
+  if (fields & kEqualKnown) c.equal_to_reference = (fields & kEqual) != 0;
+  c.test_failed = (fields & kTestFailed) != 0;
+  if (fields & kExtra) {
+    const Extra& extra = extras_[r.varint()];
+    c.ns_repetitions = extra.ns_repetitions;
+    c.sites = extra.sites;
+    c.stacks = extra.stacks;
+  }
+  return c;
+}
+
+std::vector<std::uint32_t> CaseList::by_name() const {
+  std::vector<std::uint32_t> order(size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return name(a) < name(b); });
+  return order;
+}
+
+}  // namespace allocgate::reports
