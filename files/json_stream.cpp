@@ -136,7 +136,7 @@ class FilteredInput {
   }
 
   std::optional<OpenedFile> file_;  // the file read, or
-  std::string_view text_;          // the text
+  std::string_view text_;           // the text
   std::size_t text_offset_ = 0;
   const std::string& source_;
   std::string raw_;       // read, not yet filtered
@@ -275,7 +275,7 @@ class StreamingSax {
 
   const std::string& source_;
   JsonStreamHandler& handler_;
-  JsonPath path_;                    // to the member being read, within the streamed containers
+  JsonPath path_;  // to the member being read, within the streamed containers
   json built_;
   std::vector<json*> building_;  // the containers being built, innermost last
   json* member_ = nullptr;       // in the innermost object being built: the value at the last key

@@ -239,6 +239,53 @@ void merge_command(benchmark::State& state) {
 }
 BENCHMARK(merge_command)->Arg(300000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
+// A report of `cases` cases of a name and an allocs/op each (37 bytes of
+// JSON a case): where a command's memory per case, not per byte, shows.
+struct TinyReport {
+  fs::path file;
+  double bytes = 0;
+
+  explicit TinyReport(int cases) {
+    file = fs::temp_directory_path() / ("allocgate-tiny-bench-" + std::to_string(::getpid()) + ".json");
+    // Without indentation, as a writer that keeps files small writes it.
+    std::string text = R"({"context":{"allocgate_schema_version":1,"allocgate_toolchain":"tc"},"benchmarks":[)";
+    for (int i = 0; i < cases; ++i) {
+      std::string name = "c";  // appended: GCC 12 warns falsely (-Wrestrict) on "c" + string
+      name += std::to_string(i);
+      if (i > 0) text += ",\n";
+      text += nlohmann::json{{"name", name}, {"allocs_per_op", i % 5}}.dump();
+    }
+    text += "]}\n";
+    bytes = static_cast<double>(text.size());
+    write_file_atomically(file, text);
+  }
+  ~TinyReport() { fs::remove(file); }
+};
+
+const TinyReport& tiny_report(int cases) {
+  static std::map<int, std::unique_ptr<TinyReport>> made;
+  auto& r = made[cases];
+  if (!r) r = std::make_unique<TinyReport>(cases);
+  return *r;
+}
+
+// table, export and merge on many small cases, each within 3x its input.
+void tiny_cases_command(benchmark::State& state, const std::vector<std::string>& args) {
+  const TinyReport& r = tiny_report(static_cast<int>(state.range(0)));
+  std::vector<std::string> command = args;
+  command.push_back(r.file.string());
+  command_memory(state, r.bytes, command);
+}
+BENCHMARK_CAPTURE(tiny_cases_command, table, {"table"})->Arg(1000000)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(tiny_cases_command, export_bmf, {"export", "--format", "bmf"})
+    ->Arg(1000000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(tiny_cases_command, merge, {"merge", "--out", "/dev/null"})
+    ->Arg(1000000)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
 // The phases of diff: parsing the text into a checked JSON document, and
 // that and the document into a Report.
 void parse_report_json(benchmark::State& state) {

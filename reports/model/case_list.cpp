@@ -178,9 +178,8 @@ CaseResult CaseList::operator[](std::size_t i) const {
   c.allocs_per_op = r.figure();
   for (const auto& [field, value] :
        {std::pair{kAllocsMin, &c.allocs_per_op_min}, std::pair{kBytes, &c.bytes_per_op},
-        std::pair{kPeak, &c.peak_bytes}, std::pair{kLeaked, &c.leaked_bytes_per_op},
-        std::pair{kNsMedian, &c.ns_median}, std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max},
-        std::pair{kCpuNsMedian, &c.cpu_ns_median}}) {
+        std::pair{kPeak, &c.peak_bytes}, std::pair{kLeaked, &c.leaked_bytes_per_op}, std::pair{kNsMedian, &c.ns_median},
+        std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max}, std::pair{kCpuNsMedian, &c.cpu_ns_median}}) {
     if (fields & field) *value = r.figure();
   }
   if (fields & kIterations) c.iterations = static_cast<std::int64_t>(r.varint());

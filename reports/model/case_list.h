@@ -74,8 +74,8 @@ class CaseList {
   std::uint64_t append(const CaseResult& c);  // the record's place
   const char* record(std::size_t i) const;
 
-  std::vector<std::string> blocks_;           // each up to kBlock bytes, never reallocated once full
-  std::deque<std::uint64_t> records_;         // block << 32 | offset, per case
+  std::vector<std::string> blocks_;    // each up to kBlock bytes, never reallocated once full
+  std::deque<std::uint64_t> records_;  // block << 32 | offset, per case
   std::vector<Extra> extras_;
 };
 

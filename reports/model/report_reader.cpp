@@ -82,8 +82,8 @@ class Reader {
     const std::optional<double> value = figure(key);
     if (!value) return std::nullopt;
     const Json& it = *field(entry_, key);
-    const bool above = it.is_number_unsigned() ? it.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxCount)
-                                               : *value > kMaxCount;
+    const bool above =
+        it.is_number_unsigned() ? it.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxCount) : *value > kMaxCount;
     if (above) {
       fail(label() + ": " + key + " is above 2^53, beyond what can be counted exactly (" + it.dump() + ")");
     }
@@ -176,8 +176,8 @@ void read_sites(const Reader& r, CaseResult& c, FramePool& frames) {
     if (!value) return 0.0;
     const double v = value->is_number() ? value->get<double>() : -1;
     if (!value->is_number() || !std::isfinite(v) || v < 0 || v > max) {
-      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + files::exact(max) + " (" +
-             value->dump() + ")");
+      r.fail(c.name + ": a site's " + key + " is not a number from 0 to " + files::exact(max) + " (" + value->dump() +
+             ")");
     }
     return v;
   };
@@ -212,8 +212,8 @@ void read_sites(const Reader& r, CaseResult& c, FramePool& frames) {
   if (const Json* stacks = field(r.entry(), k::kStacks)) {
     if (!stacks->is_array()) r.fail(c.name + ": stacks is not an array");
     if (stacks->size() > kMaxStacksPerCase) {
-      r.fail(c.name + ": " + std::to_string(stacks->size()) + " stacks (at most " +
-             std::to_string(kMaxStacksPerCase) + ")");
+      r.fail(c.name + ": " + std::to_string(stacks->size()) + " stacks (at most " + std::to_string(kMaxStacksPerCase) +
+             ")");
     }
     for (const Json& stack : *stacks) {
       const Json* frame_list = stack.is_object() ? field(stack, k::kFrames) : nullptr;

@@ -38,9 +38,7 @@ void StreamedJson::finish() {
   out_ << close_;
 }
 
-void StreamedJson::next() {
-  out_ << (members_++ == 0 ? "\n" : ",\n") << std::string(nested_indent(), ' ');
-}
+void StreamedJson::next() { out_ << (members_++ == 0 ? "\n" : ",\n") << std::string(nested_indent(), ' '); }
 
 // value.dump(2), each of its lines after the first indented as deep as this
 // value's members: the text it has nested there in a document dumped whole.
