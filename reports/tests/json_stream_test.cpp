@@ -6,11 +6,11 @@
 #include "json_stream.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "input_error.h"
 
