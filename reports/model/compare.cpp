@@ -31,7 +31,7 @@ bool CompareRow::time_changed() const {
   return ratio_low && ratio_high && (*ratio_high < 1 || *ratio_low > 1);
 }
 
-TimeSummary summarize_times(const std::vector<CompareRow>& rows) {
+TimeSummary summarize_times(const Comparison& rows) {
   TimeSummary summary;
   double log_sum = 0;
   bool any_could = false;
@@ -47,59 +47,81 @@ TimeSummary summarize_times(const std::vector<CompareRow>& rows) {
   return summary;
 }
 
-std::vector<CompareRow> compare_reports(Report base, Report head) {
-  // Every pairing found before any case moves: the index views head's names.
-  std::vector<std::optional<std::size_t>> head_of(base.cases.size());
+namespace {
+
+// A row of the two sides' cases, with its times compared.
+CompareRow make_row(std::optional<CaseResult> base, std::optional<CaseResult> head) {
+  std::string name = base ? base->name : head->name;
+  CompareRow row{std::move(name), std::move(base), std::move(head), {}, {}, {}, {}, false};
+  if (!row.base || !row.head) return row;
+  const CaseResult &b = *row.base, &h = *row.head;
+  if (b.ns_median && h.ns_median && *b.ns_median > 0) {
+    row.time_ratio = *h.ns_median / *b.ns_median;
+    if (b.ns_min && b.ns_max && h.ns_min && h.ns_max && *b.ns_min > 0) {
+      row.ratio_low = *h.ns_min / *b.ns_max;
+      row.ratio_high = *h.ns_max / *b.ns_min;
+    }
+    row.time_p = mann_whitney_p(b.ns_repetitions, h.ns_repetitions);
+    row.too_few_repetitions =
+        row.time_p && smallest_p(b.ns_repetitions.size(), h.ns_repetitions.size()) >= kSignificance;
+  }
+  return row;
+}
+
+}  // namespace
+
+CompareRow Comparison::operator[](std::size_t i) const {
+  const Pair& p = rows_.at(i);
+  return make_row(p.base == kNone ? std::nullopt : std::optional<CaseResult>(base_.cases[p.base]),
+                  p.head == kNone ? std::nullopt : std::optional<CaseResult>(head_.cases[p.head]));
+}
+
+Comparison compare_reports(Report base, Report head) {
+  Comparison comparison;
+  std::vector<Comparison::Pair>& rows = comparison.rows_;
   std::vector<bool> paired(head.cases.size(), false);
   {
     const CaseIndex head_index(head);
     for (std::size_t i = 0; i < base.cases.size(); ++i) {
-      if (const auto j = head_index.index_of(base.cases.name(i))) {
-        head_of[i] = *j;
-        paired[*j] = true;
-      }
+      const auto j = head_index.index_of(base.cases.name(i));
+      rows.push_back({static_cast<std::uint32_t>(i), j ? static_cast<std::uint32_t>(*j) : Comparison::kNone});
+      if (j) paired[*j] = true;
     }
-  }
-  std::vector<CompareRow> rows;
-  rows.reserve(base.cases.size() + static_cast<std::size_t>(std::count(paired.begin(), paired.end(), false)));
-  for (std::size_t i = 0; i < base.cases.size(); ++i) {
-    CaseResult b_case = base.cases[i];
-    std::string name = b_case.name;
-    CompareRow row{std::move(name), std::move(b_case), std::nullopt, {}, {}, {}, {}, false};
-    if (head_of[i]) row.head = head.cases[*head_of[i]];
-    const CaseResult& b = *row.base;
-    if (row.head && b.ns_median && row.head->ns_median && *b.ns_median > 0) {
-      row.time_ratio = *row.head->ns_median / *b.ns_median;
-      if (b.ns_min && b.ns_max && row.head->ns_min && row.head->ns_max && *b.ns_min > 0) {
-        row.ratio_low = *row.head->ns_min / *b.ns_max;
-        row.ratio_high = *row.head->ns_max / *b.ns_min;
-      }
-      row.time_p = mann_whitney_p(b.ns_repetitions, row.head->ns_repetitions);
-      row.too_few_repetitions =
-          row.time_p && smallest_p(b.ns_repetitions.size(), row.head->ns_repetitions.size()) >= kSignificance;
-    }
-    rows.push_back(std::move(row));
   }
   for (std::size_t j = 0; j < head.cases.size(); ++j) {
-    if (!paired[j])
-      rows.push_back(CompareRow{std::string(head.cases.name(j)), std::nullopt, head.cases[j], {}, {}, {}, {}, false});
+    if (!paired[j]) rows.push_back({Comparison::kNone, static_cast<std::uint32_t>(j)});
   }
-  const auto rank = [](const CompareRow& r) {
-    if (!r.base || !r.head) return 4;
-    if (r.allocs_changed()) return 0;
-    if (r.bytes_changed()) return 1;
-    if (r.time_changed()) return 2;
-    return 3;
+  comparison.base_ = std::move(base);
+  comparison.head_ = std::move(head);
+
+  // Each row's place, worked out once from its cases; then sorted by it.
+  struct Key {
+    int rank;
+    double magnitude;
+    std::uint32_t row;
   };
-  const auto magnitude = [](const CompareRow& r) {
-    return r.allocs_changed() ? std::fabs(r.head->allocs_per_op - r.base->allocs_per_op) : 0.0;
+  std::vector<Key> keys;
+  keys.reserve(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow r = comparison[i];
+    const int rank = !r.base || !r.head ? 4 : r.allocs_changed() ? 0 : r.bytes_changed() ? 1 : r.time_changed() ? 2 : 3;
+    const double magnitude = r.allocs_changed() ? std::fabs(r.head->allocs_per_op - r.base->allocs_per_op) : 0.0;
+    keys.push_back({rank, magnitude, static_cast<std::uint32_t>(i)});
+  }
+  const auto name_of = [&](std::uint32_t row) {
+    const Comparison::Pair& p = rows[row];
+    return p.base != Comparison::kNone ? comparison.base_.cases.name(p.base) : comparison.head_.cases.name(p.head);
   };
-  std::stable_sort(rows.begin(), rows.end(), [&](const CompareRow& a, const CompareRow& b) {
-    if (rank(a) != rank(b)) return rank(a) < rank(b);
-    if (magnitude(a) != magnitude(b)) return magnitude(a) > magnitude(b);
-    return name_before(a.name, b.name);
+  std::stable_sort(keys.begin(), keys.end(), [&](const Key& a, const Key& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.magnitude != b.magnitude) return a.magnitude > b.magnitude;
+    return name_before(name_of(a.row), name_of(b.row));
   });
-  return rows;
+  std::vector<Comparison::Pair> sorted;
+  sorted.reserve(rows.size());
+  for (const Key& key : keys) sorted.push_back(rows[key.row]);
+  rows = std::move(sorted);
+  return comparison;
 }
 
 namespace {
@@ -191,7 +213,7 @@ std::vector<SiteChange> site_changes(const CompareRow& row) {
   return changes;
 }
 
-void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown) {
+void print_comparison(std::ostream& out, const Comparison& rows, bool markdown) {
   // The sites first, each line of code once with the cases whose
   // allocations it changed, its temporaries and its fix, as the gate says them.
   SiteFindings findings;

@@ -5,7 +5,9 @@
 // that changed first (like benchstat, but counts need no statistics).
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,7 +18,7 @@
 
 namespace allocgate::reports {
 
-// The cases themselves, moved in: rows outlive the reports they came from.
+// A case of either report, or of both, with what compare says of its times.
 struct CompareRow {
   std::string name;
   std::optional<CaseResult> base;  // absent: only in head
@@ -48,18 +50,59 @@ struct TimeSummary {
   bool too_few_repetitions = false;  ///< no case had enough to tell
 };
 
+/// Two reports compared: the reports, their cases packed, and the order of
+/// the rows; a row is made when asked (operator[], or iterating), so that a
+/// comparison of 1,000,000 cases holds 8 bytes a row, not two decoded cases.
+class Comparison {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = CompareRow;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = CompareRow;
+
+    Iterator(const Comparison* comparison, std::size_t index) : comparison_(comparison), index_(index) {}
+    CompareRow operator*() const { return (*comparison_)[index_]; }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator==(const Iterator& other) const { return index_ == other.index_; }
+    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
+
+   private:
+    const Comparison* comparison_;
+    std::size_t index_;
+  };
+
+  std::size_t size() const { return rows_.size(); }
+  CompareRow operator[](std::size_t i) const;
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  friend Comparison compare_reports(Report base, Report head);
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  struct Pair {
+    std::uint32_t base, head;  // indices into the reports' cases; kNone: not in that report
+  };
+  Report base_, head_;
+  std::vector<Pair> rows_;
+};
+
 /// Changed allocations first (largest change first), then changed bytes,
 /// then changed times, then the rest; cases in only one report last. Takes
-/// the reports by value and moves their cases into the rows (pass them with
-/// std::move when they are not needed after): a comparison holds each case
-/// once, not in its report and again in its row.
-std::vector<CompareRow> compare_reports(Report base, Report head);
+/// the reports by value: pass them with std::move when they are not needed
+/// after, so that each case is held once.
+Comparison compare_reports(Report base, Report head);
 
 /// The sites whose allocs/op changed, each once with the cases it reaches
 /// (most cases first), then the table.
-void print_comparison(std::ostream& out, const std::vector<CompareRow>& rows, bool markdown);
+void print_comparison(std::ostream& out, const Comparison& rows, bool markdown);
 
-TimeSummary summarize_times(const std::vector<CompareRow>& rows);
+TimeSummary summarize_times(const Comparison& rows);
 
 /// A row's cells as every rendering prints them: allocs/op and bytes/op as
 /// "1 -> 14 (+13)", each side's time with its spread, the time change
@@ -73,7 +116,7 @@ CompareCells compare_cells(const CompareRow& row);
 /// A page (compare_page.cpp): each case whose allocations changed with both
 /// sides' figures and a differential flame graph of its stacks; the others
 /// folded away. base_name and head_name say which reports they are.
-void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
+void print_compare_html(std::ostream& out, const Comparison& rows, const std::string& base_name,
                         const std::string& head_name);
 /// The id of a case's section on that page, and the fragment that links to
 /// it: "case-" and the name, as it is (escape it for where it is written).

@@ -19,7 +19,7 @@ namespace allocgate::reports {
 /// markdown points to it.
 std::string compare_anchor(const std::string& case_name) { return "case-" + case_name; }
 
-void print_compare_html(std::ostream& out, const std::vector<CompareRow>& rows, const std::string& base_name,
+void print_compare_html(std::ostream& out, const Comparison& rows, const std::string& base_name,
                         const std::string& head_name) {
   std::ostringstream body;
   nlohmann::json flames = nlohmann::json::array();

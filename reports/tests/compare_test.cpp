@@ -173,8 +173,9 @@ TEST(Compare, TimeChangesAreTestedOverTheRepetitions) {
   EXPECT_DOUBLE_EQ(*rows[0].time_p, 2.0 / 252);
   EXPECT_TRUE(rows[0].time_changed());
   const auto noise = std::find_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.name == "noise"; });
-  EXPECT_GT(*noise->time_p, 0.05);
-  EXPECT_FALSE(noise->time_changed());
+  ASSERT_NE(noise, rows.end());
+  EXPECT_GT(*(*noise).time_p, 0.05);
+  EXPECT_FALSE((*noise).time_changed());
   std::ostringstream text;
   print_comparison(text, rows, false);
   // 122 against 102, each spread over 2 around its median.
