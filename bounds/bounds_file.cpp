@@ -8,11 +8,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-
-#include <simdjson.h>
+#include <set>
 
 #include "input_error.h"
 #include "json_file.h"
+#include "json_stream.h"
 
 namespace allocgate::bounds {
 
@@ -37,22 +37,22 @@ struct BoundPlace {
   }
 };
 
-double non_negative(simdjson::dom::element value, const BoundPlace& place, const char* field) {
-  double v = 0;
-  if (!value.is_number() || value.get(v) != simdjson::SUCCESS)
-    throw files::InputError(place.str(field) + " is not a number");
+using Json = nlohmann::json;
+
+double non_negative(const Json& value, const BoundPlace& place, const char* field) {
+  if (!value.is_number()) throw files::InputError(place.str(field) + " is not a number");
+  const double v = value.get<double>();
   if (!std::isfinite(v) || v < 0) {
-    throw files::InputError(place.str(field) + " must be a finite number >= 0, not " + files::json_text(value));
+    throw files::InputError(place.str(field) + " must be a finite number >= 0, not " + value.dump());
   }
   return v;
 }
 
-Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
-  simdjson::dom::object entry;
-  if (value.get(entry) != simdjson::SUCCESS) throw files::InputError(place.str() + " is not an object");
+Bound read_bound(const Json& entry, const BoundPlace& place) {
+  if (!entry.is_object()) throw files::InputError(place.str() + " is not an object");
   Bound b;
   bool has_allocs = false;
-  for (const auto [key, field] : entry) {
+  for (const auto& [key, field] : entry.items()) {
     if (key == kAllocsPerOp) {
       b.allocs_per_op = non_negative(field, place, kAllocsPerOp);
       has_allocs = true;
@@ -67,43 +67,40 @@ Bound read_bound(simdjson::dom::element value, const BoundPlace& place) {
     } else if (key == kLeakedBytesPerOp) {
       b.leaked_bytes_per_op = non_negative(field, place, kLeakedBytesPerOp);
     } else if (key == "note") {
-      std::string_view note;
-      if (field.get(note) != simdjson::SUCCESS) throw files::InputError(place.str("note") + " is not a string");
-      b.note = note;
+      if (!field.is_string()) throw files::InputError(place.str("note") + " is not a string");
+      b.note = field.get<std::string>();
     } else {
       // A misspelt "tolerence" silently ignored would make the gate lie.
-      throw files::InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
+      throw files::InputError(place.str() + " has an unknown field '" + key + "'");
     }
   }
   if (!has_allocs) throw files::InputError(place.str() + " has no allocs_per_op");
   return b;
 }
 
-Limit read_limit(simdjson::dom::element value, const std::string& source, std::size_t index) {
-  const std::string name = "[" + std::to_string(index) + "]";
+Limit read_limit(const Json& entry, const std::string& source, std::size_t index) {
+  std::string name = "[";  // appended: GCC 12 warns falsely (-Wrestrict) on "[" + string
+  name += std::to_string(index);
+  name += ']';
   const std::string toolchain = "limits";
   const BoundPlace place{source, toolchain, name};
-  simdjson::dom::object entry;
-  if (value.get(entry) != simdjson::SUCCESS) throw files::InputError(place.str() + " is not an object");
+  if (!entry.is_object()) throw files::InputError(place.str() + " is not an object");
   Limit limit;
   bool bounds_something = false;
-  for (const auto [key, field] : entry) {
+  for (const auto& [key, field] : entry.items()) {
     std::optional<double>* figure = key == kAllocsPerOp        ? &limit.allocs_per_op
                                     : key == kBytesPerOp       ? &limit.bytes_per_op
                                     : key == kPeakBytes        ? &limit.peak_bytes
                                     : key == kLeakedBytesPerOp ? &limit.leaked_bytes_per_op
                                                                : nullptr;
     if (figure != nullptr) {
-      *figure = non_negative(field, place, std::string(key).c_str());
+      *figure = non_negative(field, place, key.c_str());
       bounds_something = true;
     } else if (key == "cases" || key == "note") {
-      std::string_view text;
-      if (field.get(text) != simdjson::SUCCESS) {
-        throw files::InputError(place.str(std::string(key).c_str()) + " is not a string");
-      }
-      (key == "cases" ? limit.cases : limit.note) = text;
+      if (!field.is_string()) throw files::InputError(place.str(key.c_str()) + " is not a string");
+      (key == "cases" ? limit.cases : limit.note) = field.get<std::string>();
     } else {
-      throw files::InputError(place.str() + " has an unknown field '" + std::string(key) + "'");
+      throw files::InputError(place.str() + " has an unknown field '" + key + "'");
     }
   }
   if (!bounds_something) {
@@ -113,56 +110,97 @@ Limit read_limit(simdjson::dom::element value, const std::string& source, std::s
   return limit;
 }
 
-BoundsFile read_bounds_json(simdjson::dom::element root, const std::string& source) {
-  simdjson::dom::object json;
-  if (root.get(json) != simdjson::SUCCESS) {
-    throw files::InputError(source + ": not a bounds file (the top level is not an object)");
-  }
-  simdjson::dom::element version;
-  if (json.at_key("allocgate_bounds_version").get(version) != simdjson::SUCCESS) {
-    throw files::InputError(source + ": not a bounds file (no allocgate_bounds_version)");
-  }
-  // Compared as JSON integers: reading it as an int would take 4294967297 for 1.
-  std::int64_t number = 0;
-  if (!version.is_int64() || version.get(number) != simdjson::SUCCESS || number != kBoundsSchemaVersion) {
-    throw files::InputError(source + ": bounds version " + files::json_text(version) +
-                            " is not supported (this allocgate reads " + std::to_string(kBoundsSchemaVersion) + ")");
-  }
-  simdjson::dom::object toolchains;
-  if (json.at_key("toolchains").get(toolchains) != simdjson::SUCCESS) {
-    throw files::InputError(source + ": toolchains is missing or not an object");
-  }
-  BoundsFile bounds;
-  for (const auto [toolchain_key, section_value] : toolchains) {
-    const std::string toolchain(toolchain_key);
-    simdjson::dom::object cases;
-    if (section_value.get(cases) != simdjson::SUCCESS) {
-      throw files::InputError(source + ": toolchains." + toolchain + " is not an object");
+// The file's events: its top level, toolchains and each toolchain's section
+// streamed, a bound built at a time, so that a file of 1,000,000 bounds is
+// never held as parsed JSON beside the bounds read from it.
+class BoundsStream final : public files::JsonStreamHandler {
+ public:
+  explicit BoundsStream(const std::string& source) : source_(source) {}
+
+  bool stream(const files::JsonPath& path, bool is_array) override {
+    if (path.empty()) {
+      if (is_array) throw files::InputError(source_ + ": not a bounds file (the top level is not an object)");
+      return true;
     }
-    ToolchainBounds& section = bounds.toolchains[toolchain];
-    for (const auto [name_key, entry] : cases) {
+    const std::string& key = path[0].key;
+    if (path.size() == 1) {
+      if (key == "toolchains" && is_array) return false;  // refused in value()
+      if (key == "allocgate_bounds_version" || key == "limits") return false;
+      top_level_key(key);
+      return true;
+    }
+    if (key != "toolchains") return true;  // another key's value: read through, kept nowhere
+    if (path.size() == 2) {
+      if (is_array) return false;  // refused in value()
+      const auto [section, added] = bounds_.toolchains.try_emplace(path[1].key);
+      if (!added) twice(path[1].key);
+      section_ = &section->second;
+      return true;
+    }
+    return false;  // a bound: built
+  }
+
+  void value(const files::JsonPath& path, Json value) override {
+    if (path.empty()) throw files::InputError(source_ + ": not a bounds file (the top level is not an object)");
+    const std::string& key = path[0].key;
+    if (path.size() == 1) top_level_key(key);
+    if (key == "allocgate_bounds_version") {
+      // Compared as JSON integers: reading it as an int would take 4294967297 for 1.
+      if (!value.is_number_integer() || value != kBoundsSchemaVersion) {
+        throw files::InputError(source_ + ": bounds version " + value.dump() +
+                                " is not supported (this allocgate reads " + std::to_string(kBoundsSchemaVersion) +
+                                ")");
+      }
+    } else if (key == "limits") {
+      if (!value.is_array()) throw files::InputError(source_ + ": limits is not an array");
+      for (const Json& limit : value) bounds_.limits.push_back(read_limit(limit, source_, bounds_.limits.size()));
+    } else if (key == "toolchains") {
+      if (path.size() == 1) throw files::InputError(source_ + ": toolchains is missing or not an object");
+      const std::string& toolchain = path[1].key;
+      if (path.size() == 2) throw files::InputError(source_ + ": toolchains." + toolchain + " is not an object");
+      const std::string& name = path[2].key;
       // The file is written sorted, as the map is: each goes at the end.
-      const std::string name(name_key);
-      section.emplace_hint(section.end(), name, read_bound(entry, BoundPlace{source, toolchain, name}));
+      const std::size_t before = section_->size();
+      section_->emplace_hint(section_->end(), name, read_bound(value, BoundPlace{source_, toolchain, name}));
+      if (section_->size() == before) twice(name);
     }
   }
-  if (simdjson::dom::element limits; json.at_key("limits").get(limits) == simdjson::SUCCESS) {
-    simdjson::dom::array list;
-    if (limits.get(list) != simdjson::SUCCESS) throw files::InputError(source + ": limits is not an array");
-    for (const simdjson::dom::element limit : list)
-      bounds.limits.push_back(read_limit(limit, source, bounds.limits.size()));
+
+  BoundsFile finish() {
+    if (!keys_.count("allocgate_bounds_version")) {
+      throw files::InputError(source_ + ": not a bounds file (no allocgate_bounds_version)");
+    }
+    if (!keys_.count("toolchains")) throw files::InputError(source_ + ": toolchains is missing or not an object");
+    return std::move(bounds_);
   }
-  return bounds;
-}
+
+ private:
+  void top_level_key(const std::string& key) {
+    if (!keys_.insert(key).second) twice(key);
+  }
+  [[noreturn]] void twice(const std::string& key) const {
+    throw files::InputError(source_ + ": the key \"" + key + "\" appears twice in one object");
+  }
+
+  const std::string& source_;
+  std::set<std::string> keys_;  // the top level's
+  BoundsFile bounds_;
+  ToolchainBounds* section_ = nullptr;
+};
 
 }  // namespace
 
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source) {
-  return read_bounds_json(files::parse_document(json.dump(), source).root(), source);
+  BoundsStream reader(source);
+  files::stream_json_text(json.dump(), source, reader);
+  return reader.finish();
 }
 
 BoundsFile read_bounds(const std::filesystem::path& file) {
-  return read_bounds_json(files::read_json_document(file).root(), file.string());
+  const std::string source = file.string();
+  BoundsStream reader(source);
+  files::stream_json_file(file, reader);
+  return reader.finish();
 }
 
 namespace {
