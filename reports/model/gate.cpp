@@ -54,8 +54,9 @@ std::string varies(const CaseResult& c) {
          " allocs/op between repetitions";
 }
 
-GateRow judge(const bounds::Bound& bound, CaseResult&& case_result) {
-  GateRow row{case_result.name, Status::ok, bound, std::move(case_result), {}};
+GateRow judge(const bounds::Bound& bound, CaseResult case_result) {
+  std::string name = case_result.name;
+  GateRow row{std::move(name), Status::ok, bound, std::move(case_result), {}};
   const CaseResult& measured = *row.measured;
   const double allocs_limit = bound.allocs_per_op + bound.tolerance;
   // A count that changes between runs of the same code would pass or fail by
@@ -180,8 +181,9 @@ RowCells cells_of(const GateRow& row) {
 }  // namespace
 
 std::size_t GateResult::count(Status status) const {
-  return static_cast<std::size_t>(
-      std::count_if(rows.begin(), rows.end(), [status](const GateRow& r) { return r.status == status; }));
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) n += rows.status(i) == status;
+  return n;
 }
 
 bool GateResult::failed(bool strict) const {
@@ -190,7 +192,22 @@ bool GateResult::failed(bool strict) const {
          (count(Status::unmeasured) + count(Status::unbounded) + count(Status::missing) + count(Status::skipped)) > 0;
 }
 
-GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
+std::string_view GateRows::name(const Packed& p) const {
+  if (p.measured != kNone) return report_.cases.name(p.measured);
+  if (p.not_run != kNone) return report_.not_run[p.not_run].name;
+  return p.bound->first;
+}
+
+GateRow GateRows::operator[](std::size_t i) const {
+  const Packed& p = rows_.at(i);
+  GateRow row{std::string(name(p)), p.status, std::nullopt, std::nullopt, {}};
+  if (p.bound) row.bound = p.bound->second;
+  if (p.measured != kNone) row.measured = report_.cases[p.measured];
+  if (p.detail != kNone) row.detail = details_[p.detail];
+  return row;
+}
+
+GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string& toolchain,
                     const std::string& bounds_source, const std::vector<LimitScope>& scopes) {
   if (scopes.size() != bounds.limits.size()) throw std::logic_error("evaluate: a scope per limit");
   const auto section = bounds.toolchains.find(toolchain);
@@ -201,83 +218,79 @@ GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::
                             " (it has: " + (known.empty() ? "none" : known) +
                             "); record them with: allocgate diff --update --bounds " + bounds_source + " REPORT");
   }
-  const bounds::ToolchainBounds& bounded = section->second;
   GateResult result;
   result.toolchain = toolchain;
-  result.rows.reserve(report.cases.size() + report.not_run.size());
+  GateRows& rows = result.rows;
+  rows.report_ = std::move(report);
+  rows.bounds_ = std::move(section->second);
+  const Report& r = rows.report_;
+  const bounds::ToolchainBounds& bounded = rows.bounds_;
+  rows.rows_.reserve(r.cases.size() + r.not_run.size());
+
+  // A row judged whole (with the suite's limits), kept packed.
+  const auto add = [&](GateRow row, const std::pair<const std::string, bounds::Bound>* bound, std::uint32_t measured,
+                       std::uint32_t not_run) {
+    if (!bounds.limits.empty()) apply_limits(row, bounds.limits, scopes);
+    std::uint32_t detail = GateRows::kNone;
+    if (!row.detail.empty()) {
+      detail = static_cast<std::uint32_t>(rows.details_.size());
+      rows.details_.push_back(std::move(row.detail));
+    }
+    rows.rows_.push_back({bound, measured, not_run, detail, row.status});
+  };
+  const auto missing = [&](const std::pair<const std::string, bounds::Bound>& bound) {
+    add({bound.first, Status::missing, bound.second, std::nullopt, "bounded, but not in the report"}, &bound,
+        GateRows::kNone, GateRows::kNone);
+  };
 
   // The cases and not-run benchmarks by name, walked beside the bounds (a
-  // map, sorted by name): one pass matches them, and the rows come out in
-  // name order, which the sort by status below keeps.
+  // map, sorted by name): one pass matches them.
   struct Named {
     std::string_view name;  // into the report
-    std::size_t index;
+    std::uint32_t index;
     bool not_run;
   };
   std::vector<Named> named;
-  named.reserve(report.cases.size() + report.not_run.size());
-  for (std::size_t i = 0; i < report.cases.size(); ++i) named.push_back({report.cases.name(i), i, false});
-  for (std::size_t i = 0; i < report.not_run.size(); ++i) named.push_back({report.not_run[i].name, i, true});
+  named.reserve(r.cases.size() + r.not_run.size());
+  for (std::size_t i = 0; i < r.cases.size(); ++i) named.push_back({r.cases.name(i), static_cast<std::uint32_t>(i), false});
+  for (std::size_t i = 0; i < r.not_run.size(); ++i) named.push_back({r.not_run[i].name, static_cast<std::uint32_t>(i), true});
   std::sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
 
   auto bound = bounded.begin();
   for (auto entry = named.begin(); entry != named.end();) {
-    while (bound != bounded.end() && bound->first < entry->name) {
-      result.rows.push_back(
-          {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
-      ++bound;
-    }
+    while (bound != bounded.end() && bound->first < entry->name) missing(*bound++);
     const bool has_bound = bound != bounded.end() && bound->first == entry->name;
+    const auto* own = has_bound ? &*bound : nullptr;
     // Every entry of this name (a case and a not-run benchmark may share one) meets the bound.
     const auto next = std::find_if(entry, named.end(), [&](const Named& e) { return e.name != entry->name; });
     for (; entry != next; ++entry) {
       if (entry->not_run) {
-        const NotRun& n = report.not_run[entry->index];
+        const NotRun& n = r.not_run[entry->index];
         GateRow row{n.name, n.errored ? Status::errored : Status::skipped, std::nullopt, std::nullopt,
                     std::string(n.errored ? "the benchmark reported an error" : "the benchmark was skipped") +
                         (n.message.empty() ? "" : ": " + n.message)};
         if (has_bound) row.bound = bound->second;
-        result.rows.push_back(std::move(row));
+        add(std::move(row), own, GateRows::kNone, entry->index);
       } else if (has_bound) {
-        result.rows.push_back(judge(bound->second, report.cases[entry->index]));
+        add(judge(bound->second, r.cases[entry->index]), own, entry->index, GateRows::kNone);
       } else {
-        CaseResult c = report.cases[entry->index];
+        CaseResult c = r.cases[entry->index];
         std::string name = c.name;
-        result.rows.push_back(
-            {std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"});
+        add({std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"},
+            nullptr, entry->index, GateRows::kNone);
       }
     }
     if (has_bound) ++bound;
   }
-  for (; bound != bounded.end(); ++bound) {
-    result.rows.push_back(
-        {bound->first, Status::missing, bound->second, std::nullopt, "bounded, but not in the report"});
-  }
-  if (!bounds.limits.empty()) {
-    for (GateRow& row : result.rows) apply_limits(row, bounds.limits, scopes);
-  }
+  while (bound != bounded.end()) missing(*bound++);
 
   // Sorted by status, names in order within each (numbers by value:
-  // BM_Copy/512 before BM_Copy/4096), then moved once: rows are
-  // large (each holds its case).
-  std::vector<std::size_t> order(result.rows.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    const GateRow &x = result.rows[a], &y = result.rows[b];
+  // BM_Copy/512 before BM_Copy/4096); rows of one status keep the name
+  // order they were made in.
+  std::stable_sort(rows.rows_.begin(), rows.rows_.end(), [&](const GateRows::Packed& x, const GateRows::Packed& y) {
     if (x.status != y.status) return x.status < y.status;
-    return name_before(x.name, y.name);
+    return name_before(rows.name(x), rows.name(y));
   });
-  // Row i takes row order[i]: each cycle of the permutation rotated by swaps,
-  // in place (a sorted copy would hold every row twice).
-  for (std::size_t start = 0; start < order.size(); ++start) {
-    for (std::size_t i = start;;) {
-      const std::size_t from = order[i];
-      order[i] = i;
-      if (from == start) break;
-      std::swap(result.rows[i], result.rows[from]);
-      i = from;
-    }
-  }
   return result;
 }
 
@@ -440,9 +453,9 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
   const std::vector<SiteFinding> shared = shared_top_sites(result);
   const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
-    const auto row = std::find_if(result.rows.begin(), result.rows.end(),
-                                  [&](const GateRow& r) { return r.name == finding.cases.front(); });
-    const SiteFrame& where = row->measured->sites[0].where();
+    const GateRow row = *std::find_if(result.rows.begin(), result.rows.end(),
+                                      [&](const GateRow& r) { return r.name == finding.cases.front(); });
+    const SiteFrame& where = row.measured->sites[0].where();
     out << "::error ";
     if (!where.file.empty()) out << "file=" << files::workflow_property(where.file) << ",line=" << where.line << ",";
     out << "title=allocation regression::"

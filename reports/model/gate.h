@@ -6,8 +6,10 @@
 // bounded.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,8 +36,8 @@ enum class Status {
 /// "REGRESSION", "VARIES", "ERROR", "no bound", "ok"...
 const char* label(Status status);
 
-// Rows hold copies, not pointers into the report and bounds they came from,
-// so a result outlives its inputs.
+// A row as the printers read it: the case and its bound, copied out of the
+// packed rows (GateRows).
 struct GateRow {
   std::string name;
   Status status = Status::ok;
@@ -44,26 +46,82 @@ struct GateRow {
   std::string detail;                  // "allocs/op 1000 > bound 0 (+1000)"
 };
 
+/// Whether a case's name is one a limit of the bounds file covers (its
+/// `cases` pattern, which the command matches with RE2).
+using LimitScope = std::function<bool(std::string_view name)>;
+
+struct GateResult;
+
+/// The gate's rows, packed: a row is a status, the indices of its case and
+/// bound, and its detail when it has one, and is made when asked
+/// (operator[], or iterating). The rows own the report and the toolchain's
+/// bounds they point into, so a result outlives its inputs; a gate of
+/// 1,000,000 cases holds 16 bytes a row beside them, not a decoded case.
+class GateRows {
+ public:
+  class Iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = GateRow;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = GateRow;
+
+    Iterator(const GateRows* rows, std::size_t index) : rows_(rows), index_(index) {}
+    GateRow operator*() const { return (*rows_)[index_]; }
+    Iterator& operator++() {
+      ++index_;
+      return *this;
+    }
+    bool operator==(const Iterator& other) const { return index_ == other.index_; }
+    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
+
+   private:
+    const GateRows* rows_;
+    std::size_t index_;
+  };
+
+  std::size_t size() const { return rows_.size(); }
+  GateRow operator[](std::size_t i) const;
+  Status status(std::size_t i) const { return rows_[i].status; }
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  friend GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string& toolchain,
+                             const std::string& bounds_source, const std::vector<LimitScope>& scopes);
+  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  struct Packed {
+    const std::pair<const std::string, bounds::Bound>* bound;  // into bounds_; null when unbounded
+    std::uint32_t measured;  // into report_.cases, or kNone
+    std::uint32_t not_run;   // into report_.not_run, or kNone
+    std::uint32_t detail;    // into details_, or kNone
+    Status status;
+  };
+  std::string_view name(const Packed& p) const;
+
+  Report report_;
+  bounds::ToolchainBounds bounds_;
+  std::vector<Packed> rows_;
+  std::vector<std::string> details_;
+};
+
 struct GateResult {
   std::string toolchain;
-  std::vector<GateRow> rows;  // regressions first, then by status, then by name
+  GateRows rows;  // regressions first, then by status, then by name
   std::size_t count(Status status) const;
   /// A regression, a count that varies or an errored benchmark fails; with strict, so does any
   /// case or bound left unmatched, unmeasured or skipped.
   bool failed(bool strict) const;
 };
 
-/// Whether a case's name is one a limit of the bounds file covers (its
-/// `cases` pattern, which the command matches with RE2).
-using LimitScope = std::function<bool(std::string_view name)>;
-
 /// Throws InputError when bounds has no section for the toolchain. Takes the
-/// report by value: its cases move into the rows (pass it with std::move
-/// when it is not needed after). `scopes` has one entry per bounds.limits,
+/// report and the bounds by value: the rows keep them (pass them with
+/// std::move when they are not needed after). `scopes` has one entry per bounds.limits,
 /// in order: a case a limit covers fails it by any figure over the limit
 /// that its own bound does not set, and an unbounded case that a limit's
 /// allocs_per_op covers is bounded by it.
-GateResult evaluate(Report report, const bounds::BoundsFile& bounds, const std::string& toolchain,
+GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string& toolchain,
                     const std::string& bounds_source, const std::vector<LimitScope>& scopes = {});
 
 /// Regressions first, one line each, then a compact table and a summary line.

@@ -29,8 +29,8 @@ BoundsFile bounds_of(const json& cases) {
   return bounds_from_json(json{{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", cases}}}}, "bounds.json");
 }
 
-const GateRow& row(const GateResult& r, const std::string& name) {
-  for (const GateRow& row : r.rows) {
+GateRow row(const GateResult& r, const std::string& name) {
+  for (GateRow row : r.rows) {
     if (row.name == name) return row;
   }
   throw std::runtime_error("no row " + name);
@@ -47,7 +47,7 @@ TEST(Gate, ExactByDefault) {
   EXPECT_EQ(row(r, "a/y/1").status, Status::improved);
   EXPECT_EQ(row(r, "a/z/1").status, Status::regression);
   EXPECT_EQ(row(r, "a/z/1").detail, "allocs/op 1016 > bound 16 (+1000)");
-  EXPECT_EQ(r.rows.front().name, "a/z/1");  // regressions first
+  EXPECT_EQ(r.rows[0].name, "a/z/1");  // regressions first
   EXPECT_TRUE(r.failed(false));
 }
 
