@@ -8,11 +8,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <ostream>
 #include <set>
 
 #include "input_error.h"
 #include "json_file.h"
 #include "json_stream.h"
+#include "streamed_json.h"
 
 namespace allocgate::bounds {
 
@@ -252,27 +254,25 @@ void update_bounds_file(const std::filesystem::path& file, const std::function<v
   if (error) throw files::InputError(file.string() + ": cannot reach: " + error.message());
   BoundsFile bounds = exists ? read_bounds(file) : BoundsFile{};
   change(bounds);
-  files::write_file_atomically(file, to_json(bounds).dump(2) + "\n");
+  files::print_file_atomically(file, [&](std::ostream& out) { print_bounds(out, bounds); });
 }
 
-nlohmann::json to_json(const BoundsFile& bounds) {
-  nlohmann::json toolchains = nlohmann::json::object();
-  for (const auto& [toolchain, cases] : bounds.toolchains) {
-    nlohmann::json section = nlohmann::json::object();
-    for (const auto& [name, b] : cases) {
-      nlohmann::json entry{{kAllocsPerOp, files::json_number(b.allocs_per_op)}};
-      if (b.tolerance > 0) entry["tolerance"] = files::json_number(b.tolerance);
-      if (b.bytes_per_op) entry[kBytesPerOp] = files::json_number(*b.bytes_per_op);
-      if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = files::json_number(b.bytes_tolerance);
-      if (b.peak_bytes) entry[kPeakBytes] = files::json_number(*b.peak_bytes);
-      if (b.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*b.leaked_bytes_per_op);
-      if (!b.note.empty()) entry["note"] = b.note;
-      section[name] = std::move(entry);
-    }
-    toolchains[toolchain] = std::move(section);
-  }
-  nlohmann::json json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
-  for (const Limit& limit : bounds.limits) {
+namespace {
+
+nlohmann::json bound_json(const Bound& b) {
+  nlohmann::json entry{{kAllocsPerOp, files::json_number(b.allocs_per_op)}};
+  if (b.tolerance > 0) entry["tolerance"] = files::json_number(b.tolerance);
+  if (b.bytes_per_op) entry[kBytesPerOp] = files::json_number(*b.bytes_per_op);
+  if (b.bytes_tolerance > 0) entry["bytes_tolerance"] = files::json_number(b.bytes_tolerance);
+  if (b.peak_bytes) entry[kPeakBytes] = files::json_number(*b.peak_bytes);
+  if (b.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*b.leaked_bytes_per_op);
+  if (!b.note.empty()) entry["note"] = b.note;
+  return entry;
+}
+
+nlohmann::json limits_json(const std::vector<Limit>& limits) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Limit& limit : limits) {
     nlohmann::json entry = nlohmann::json::object();
     if (!limit.cases.empty()) entry["cases"] = limit.cases;
     if (limit.allocs_per_op) entry[kAllocsPerOp] = files::json_number(*limit.allocs_per_op);
@@ -280,9 +280,42 @@ nlohmann::json to_json(const BoundsFile& bounds) {
     if (limit.peak_bytes) entry[kPeakBytes] = files::json_number(*limit.peak_bytes);
     if (limit.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*limit.leaked_bytes_per_op);
     if (!limit.note.empty()) entry["note"] = limit.note;
-    json["limits"].push_back(std::move(entry));
+    list.push_back(std::move(entry));
   }
+  return list;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const BoundsFile& bounds) {
+  nlohmann::json toolchains = nlohmann::json::object();
+  for (const auto& [toolchain, cases] : bounds.toolchains) {
+    nlohmann::json section = nlohmann::json::object();
+    for (const auto& [name, b] : cases) section[name] = bound_json(b);
+    toolchains[toolchain] = std::move(section);
+  }
+  nlohmann::json json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};
+  if (!bounds.limits.empty()) json["limits"] = limits_json(bounds.limits);
   return json;
+}
+
+// to_json(bounds).dump(2) and a newline, written a bound at a time: its keys
+// in the order a JSON object dumped whole has them.
+void print_bounds(std::ostream& out, const BoundsFile& bounds) {
+  files::StreamedJson file(out, '{');
+  file.member("allocgate_bounds_version", kBoundsSchemaVersion);
+  if (!bounds.limits.empty()) file.member("limits", limits_json(bounds.limits));
+  file.key("toolchains");
+  files::StreamedJson toolchains(out, '{', file.nested_indent());
+  for (const auto& [toolchain, cases] : bounds.toolchains) {
+    toolchains.key(toolchain);
+    files::StreamedJson section(out, '{', toolchains.nested_indent());
+    for (const auto& [name, b] : cases) section.member(name, bound_json(b));
+    section.finish();
+  }
+  toolchains.finish();
+  file.finish();
+  out << '\n';
 }
 
 }  // namespace allocgate::bounds

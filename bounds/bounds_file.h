@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <string>
@@ -67,5 +68,7 @@ void update_bounds_file(const std::filesystem::path& file, const std::function<v
 /// goes through the same reader as a file's.
 BoundsFile bounds_from_json(const nlohmann::json& json, const std::string& source);
 nlohmann::json to_json(const BoundsFile& bounds);
+/// to_json(bounds).dump(2) and a newline, onto a stream a bound at a time.
+void print_bounds(std::ostream& out, const BoundsFile& bounds);
 
 }  // namespace allocgate::bounds

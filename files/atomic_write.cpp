@@ -13,6 +13,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -124,6 +126,46 @@ bool wrote_in_place(const fs::path& file, const TextProducer& produce) {
 
 void write_file_atomically(const std::filesystem::path& file, std::string_view text) {
   write_file_atomically(file, [&](const TextSink& write) { write(text); });
+}
+
+namespace {
+
+// An ostream's bytes, a block at a time, into a sink.
+class SinkBuffer : public std::streambuf {
+ public:
+  explicit SinkBuffer(const TextSink& sink) : sink_(sink) { setp(block_, block_ + sizeof block_); }
+
+ protected:
+  int_type overflow(int_type c) override {
+    flush_block();
+    if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+  int sync() override {
+    flush_block();
+    return 0;
+  }
+
+ private:
+  void flush_block() {
+    if (pptr() > pbase()) sink_(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
+    setp(block_, block_ + sizeof block_);
+  }
+
+  const TextSink& sink_;
+  char block_[1 << 16];
+};
+
+}  // namespace
+
+void print_file_atomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& print) {
+  write_file_atomically(file, [&](const TextSink& sink) {
+    SinkBuffer buffer(sink);
+    std::ostream out(&buffer);
+    out.exceptions(std::ios::badbit);  // a write that fails throws its InputError out of print
+    print(out);
+    out.flush();
+  });
 }
 
 void write_file_atomically(const std::filesystem::path& file, const TextProducer& produce) {

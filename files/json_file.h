@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -108,6 +109,8 @@ using TextProducer = std::function<void(const TextSink&)>;
 /// of 1,000,000 cases never exists as one string). When produce throws,
 /// nothing is replaced.
 void write_file_atomically(const std::filesystem::path& file, const TextProducer& produce);
+/// The same with the text printed onto a stream, a block at a time.
+void print_file_atomically(const std::filesystem::path& file, const std::function<void(std::ostream&)>& print);
 
 /// Removes the temporaries write_file_atomically(file, ...) left behind when
 /// killed in the instant between naming one and renaming it, and nothing that

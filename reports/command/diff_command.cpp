@@ -73,7 +73,7 @@ int diff(const Options& o) {
                             "--update --bounds " +
                             o.bounds_file + " " + o.report + " (then commit it)");
   }
-  const bounds::BoundsFile bounds = bounds::read_bounds(o.bounds_file);
+  bounds::BoundsFile bounds = bounds::read_bounds(o.bounds_file);
   // Each limit's `cases`, an RE2 pattern the whole name matches.
   std::vector<std::shared_ptr<reports::NameFilter>> filters;
   std::vector<reports::LimitScope> scopes;
@@ -90,7 +90,8 @@ int diff(const Options& o) {
     }
     scopes.emplace_back([f = filters.back()](std::string_view name) { return f->matches(name); });
   }
-  const reports::GateResult result = reports::evaluate(std::move(report), bounds, toolchain, o.bounds_file, scopes);
+  const reports::GateResult result =
+      reports::evaluate(std::move(report), std::move(bounds), toolchain, o.bounds_file, scopes);
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
     reports::print_github_annotations(std::cout, result);
   }

@@ -2,8 +2,6 @@
 #include "io.h"
 
 #include <iostream>
-#include <streambuf>
-#include <string_view>
 
 #include "escape.h"
 #include "json_file.h"
@@ -18,49 +16,12 @@ reports::Report read_report_saying_source(const std::string& file) {
   return report;
 }
 
-namespace {
-
-// An ostream's bytes, a block at a time, into a file's temporary.
-class SinkBuffer : public std::streambuf {
- public:
-  explicit SinkBuffer(const files::TextSink& sink) : sink_(sink) { setp(block_, block_ + sizeof block_); }
-  ~SinkBuffer() override = default;
-
- protected:
-  int_type overflow(int_type c) override {
-    flush_block();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) sputc(traits_type::to_char_type(c));
-    return traits_type::not_eof(c);
-  }
-  int sync() override {
-    flush_block();
-    return 0;
-  }
-
- private:
-  void flush_block() {
-    if (pptr() > pbase()) sink_(std::string_view(pbase(), static_cast<std::size_t>(pptr() - pbase())));
-    setp(block_, block_ + sizeof block_);
-  }
-
-  const files::TextSink& sink_;
-  char block_[1 << 16];
-};
-
-}  // namespace
-
 void write_output(const std::string& file, const std::function<void(std::ostream&)>& print) {
   if (file.empty() || file == "-") {
     print(std::cout);
     return;
   }
-  files::write_file_atomically(file, [&](const files::TextSink& sink) {
-    SinkBuffer buffer(sink);
-    std::ostream out(&buffer);
-    out.exceptions(std::ios::badbit);  // a write that fails throws its InputError out of print
-    print(out);
-    out.flush();
-  });
+  files::print_file_atomically(file, print);
 }
 
 void write_output(const std::string& file, const std::string& text) {

@@ -37,7 +37,7 @@ std::string spread(double low, double high) { return "± " + files::readable((hi
 }  // namespace
 
 void print_github_action_benchmark(std::ostream& out, const Report& report) {
-  StreamedJson entries(out, '[');
+  files::StreamedJson entries(out, '[');
   for (const CaseResult& c : report.cases) {
     nlohmann::json allocs{{"name", c.name + " - allocs/op"},
                           {"unit", "allocs/op"},
@@ -61,7 +61,7 @@ void print_github_action_benchmark(std::ostream& out, const Report& report) {
 
 void print_bencher_metric_format(std::ostream& out, const Report& report) {
   // In name order, as a JSON object dumped whole has its keys.
-  StreamedJson benchmarks(out, '{');
+  files::StreamedJson benchmarks(out, '{');
   for (const std::uint32_t i : report.cases.by_name()) {
     const CaseResult c = report.cases[i];
     nlohmann::json measures{{"allocs_per_op", {{"value", json_number(c.allocs_per_op)}}}};

@@ -252,8 +252,10 @@ GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string&
   };
   std::vector<Named> named;
   named.reserve(r.cases.size() + r.not_run.size());
-  for (std::size_t i = 0; i < r.cases.size(); ++i) named.push_back({r.cases.name(i), static_cast<std::uint32_t>(i), false});
-  for (std::size_t i = 0; i < r.not_run.size(); ++i) named.push_back({r.not_run[i].name, static_cast<std::uint32_t>(i), true});
+  for (std::size_t i = 0; i < r.cases.size(); ++i)
+    named.push_back({r.cases.name(i), static_cast<std::uint32_t>(i), false});
+  for (std::size_t i = 0; i < r.not_run.size(); ++i)
+    named.push_back({r.not_run[i].name, static_cast<std::uint32_t>(i), true});
   std::sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
 
   auto bound = bounded.begin();
@@ -372,25 +374,29 @@ std::unordered_set<std::string_view> cases_in(const std::vector<SiteFinding>& fi
 }
 
 // Every case against its bound; names and statuses escaped or marked up for
-// where the table goes.
-TextTable bounds_table(const GateResult& result, bool markdown) {
+// where the table goes. A row per case: made as it is printed, never held.
+void print_bounds_table(std::ostream& out, const GateResult& result, bool markdown) {
   using Align = TextTable::Align;
-  TextTable table({{"case", Align::left},
-                   {"bound", Align::right},
-                   {"allocs/op", Align::right},
-                   {"delta", Align::right},
-                   {"bytes/op", Align::right},
-                   {"status", Align::left}});
-  for (const GateRow& row : result.rows) {
-    RowCells c = cells_of(row);
-    std::string status = label(row.status);
-    if (markdown && fails(row)) status = "**" + status + "**";
-    // A failed test's figures gate as any other's; the table says it failed.
-    if (row.measured && row.measured->test_failed) status += ", test failed";
-    table.add_row({markdown ? files::markdown_code(row.name) : files::terminal_text(row.name), std::move(c.bound),
-                   std::move(c.measured), std::move(c.delta), std::move(c.bytes), std::move(status)});
-  }
-  return table;
+  const std::vector<TextTable::Column> columns{{"case", Align::left},       {"bound", Align::right},
+                                               {"allocs/op", Align::right}, {"delta", Align::right},
+                                               {"bytes/op", Align::right},  {"status", Align::left}};
+  TextTable::print_generated(
+      out, columns, result.rows.size(),
+      [&](std::size_t i) {
+        const GateRow row = result.rows[i];
+        RowCells c = cells_of(row);
+        std::string status = label(row.status);
+        if (markdown && fails(row)) status = "**" + status + "**";
+        // A failed test's figures gate as any other's; the table says it failed.
+        if (row.measured && row.measured->test_failed) status += ", test failed";
+        return std::vector<std::string>{markdown ? files::markdown_code(row.name) : files::terminal_text(row.name),
+                                        std::move(c.bound),
+                                        std::move(c.measured),
+                                        std::move(c.delta),
+                                        std::move(c.bytes),
+                                        std::move(status)};
+      },
+      markdown);
 }
 
 }  // namespace
@@ -412,7 +418,7 @@ void print_text(std::ostream& out, const GateResult& result) {
       if (!site->hint.empty()) out << "      hint: " << files::terminal_text(site->hint) << "\n";
     }
   }
-  bounds_table(result, false).print(out);
+  print_bounds_table(out, result, false);
   print_summary(out, result, files::terminal_text(result.toolchain));
 }
 
@@ -443,7 +449,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
         << "`allocgate compare BASE.json HEAD.json --html --out compare.html` "
         << "(both reports made with `--sites`, or `--allocgate_sites`).\n\n";
   }
-  bounds_table(result, true).print_markdown(out);
+  print_bounds_table(out, result, true);
   out << "\n";
   print_summary(out, result, files::markdown_text(result.toolchain));
 }

@@ -93,9 +93,9 @@ class GateRows {
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   struct Packed {
     const std::pair<const std::string, bounds::Bound>* bound;  // into bounds_; null when unbounded
-    std::uint32_t measured;  // into report_.cases, or kNone
-    std::uint32_t not_run;   // into report_.not_run, or kNone
-    std::uint32_t detail;    // into details_, or kNone
+    std::uint32_t measured;                                    // into report_.cases, or kNone
+    std::uint32_t not_run;                                     // into report_.not_run, or kNone
+    std::uint32_t detail;                                      // into details_, or kNone
     Status status;
   };
   std::string_view name(const Packed& p) const;

@@ -109,10 +109,10 @@ nlohmann::json to_json(const Report& report) {
 // at a time: a report of 300,000 cases never exists as one JSON value, whose
 // nodes would take several times the text's size (merge held 8.8x its input).
 void print_report(std::ostream& out, const Report& report) {
-  StreamedJson document(out, '{');
+  files::StreamedJson document(out, '{');
   document.member("context", context_json(report));
   document.key("benchmarks");
-  StreamedJson benchmarks(out, '[', document.nested_indent());
+  files::StreamedJson benchmarks(out, '[', document.nested_indent());
   for (const CaseResult& c : report.cases) benchmarks.element(case_json(c));
   benchmarks.finish();
   document.finish();

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ class TextTable {
 
   /// print_markdown() when markdown, else print().
   void print(std::ostream& out, bool markdown) const { markdown ? print_markdown(out) : print(out); }
+
+  /// A row's cells, made when asked.
+  using RowCells = std::function<std::vector<std::string>(std::size_t row)>;
+  /// The same table, its `rows` rows made by `row` as they are printed,
+  /// never held: for tables as long as a report (the gate's, a row per
+  /// case). A terminal table makes each row twice, to measure the columns.
+  static void print_generated(std::ostream& out, const std::vector<Column>& columns, std::size_t rows,
+                              const RowCells& row, bool markdown);
 
  private:
   std::size_t rows() const { return row_at_.size(); }

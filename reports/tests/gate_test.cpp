@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 
+#include <random>
 #include <sstream>
 
 #include "input_error.h"
@@ -503,6 +504,44 @@ TEST(Gate, ALimitThatLimitsNothingOrIsMisspeltIsRefused) {
   EXPECT_EQ(error(json::object()), "b: limits is not an array");
   EXPECT_EQ(error(json::array({{{"peak_bytes", -1}}})),
             "b: limits [0].peak_bytes must be a finite number >= 0, not -1");
+}
+
+}  // namespace
+
+namespace {
+
+// The bounds file written a bound at a time is the whole document's dump, on
+// random bounds with names that need escaping, notes, limits or none.
+TEST(PrintBounds, IsTheWholeDocumentsDumpByteForByte) {
+  namespace b = allocgate::bounds;
+  std::mt19937 random(20261203);
+  const auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+  const std::string names[] = {"w/v/1", "a \"quoted\" \\ name", "line\nbreak", "\u00e9\U0001F600", ""};
+  for (int round = 0; round < 200; ++round) {
+    b::BoundsFile bounds;
+    for (int t = pick(3); t > 0; --t) {
+      b::ToolchainBounds& section = bounds.toolchains[names[pick(5)] + std::to_string(t)];
+      for (int i = pick(5); i > 0; --i) {
+        b::Bound bound;
+        bound.allocs_per_op = pick(1000) / (pick(2) ? 1.0 : 7.0);
+        if (pick(2)) bound.tolerance = pick(3);
+        if (pick(2)) bound.bytes_per_op = pick(100000);
+        if (pick(2)) bound.peak_bytes = pick(100000);
+        if (pick(2)) bound.leaked_bytes_per_op = 0;
+        if (pick(2)) bound.note = names[pick(5)];
+        section[names[pick(5)] + std::to_string(i)] = bound;
+      }
+    }
+    for (int l = pick(3); l > 0; --l) {
+      b::Limit limit;
+      limit.leaked_bytes_per_op = 0;
+      if (pick(2)) limit.cases = names[pick(5)];
+      bounds.limits.push_back(limit);
+    }
+    std::ostringstream streamed;
+    b::print_bounds(streamed, bounds);
+    ASSERT_EQ(streamed.str(), b::to_json(bounds).dump(2) + "\n") << "round " << round;
+  }
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 
 #include <string>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 namespace {
 // Text that is not UTF-8 (a name from a Google Benchmark JSON) is written
@@ -54,4 +54,4 @@ void StreamedJson::nested(const nlohmann::json& value) {
   out_.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
 }
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files

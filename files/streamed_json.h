@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 class StreamedJson {
  public:
@@ -36,4 +36,4 @@ class StreamedJson {
   std::size_t members_ = 0;
 };
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files
