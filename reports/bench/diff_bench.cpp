@@ -242,8 +242,8 @@ BENCHMARK(merge_command)->Arg(300000)->Iterations(1)->Unit(benchmark::kMilliseco
 // A report of `cases` cases of a name and an allocs/op each (37 bytes of
 // JSON a case): where a command's memory per case, not per byte, shows.
 struct TinyReport {
-  fs::path file;
-  double bytes = 0;
+  fs::path file, bounds;
+  double bytes = 0, bounds_bytes = 0;
 
   explicit TinyReport(int cases) {
     file = fs::temp_directory_path() / ("allocgate-tiny-bench-" + std::to_string(::getpid()) + ".json");
@@ -258,8 +258,22 @@ struct TinyReport {
     text += "]}\n";
     bytes = static_cast<double>(text.size());
     write_file_atomically(file, text);
+    // Its bounds, every case within them, as diff --update writes them.
+    BoundsFile b;
+    for (int i = 0; i < cases; ++i) {
+      std::string name = "c";
+      name += std::to_string(i);
+      b.toolchains["tc"][name].allocs_per_op = i % 5;
+    }
+    bounds = file;
+    bounds.replace_extension(".bounds.json");
+    print_file_atomically(bounds, [&](std::ostream& out) { print_bounds(out, b); });
+    bounds_bytes = static_cast<double>(fs::file_size(bounds));
   }
-  ~TinyReport() { fs::remove(file); }
+  ~TinyReport() {
+    fs::remove(file);
+    fs::remove(bounds);
+  }
 };
 
 const TinyReport& tiny_report(int cases) {
@@ -285,6 +299,29 @@ BENCHMARK_CAPTURE(tiny_cases_command, merge, {"merge", "--out", "/dev/null"})
     ->Arg(1000000)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
+
+// diff's input is the report and its bounds; compare's, the report twice.
+void tiny_cases_diff_command(benchmark::State& state) {
+  const TinyReport& r = tiny_report(static_cast<int>(state.range(0)));
+  command_memory(state, r.bytes + r.bounds_bytes, {"diff", "--bounds", r.bounds.string(), r.file.string()});
+}
+BENCHMARK(tiny_cases_diff_command)->Arg(1000000)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+void tiny_cases_compare_command(benchmark::State& state) {
+  const TinyReport& r = tiny_report(static_cast<int>(state.range(0)));
+  command_memory(state, 2 * r.bytes, {"compare", r.file.string(), r.file.string()});
+}
+BENCHMARK(tiny_cases_compare_command)->Arg(1000000)->Iterations(1)->Unit(benchmark::kMillisecond);
+
+// The first recording: the report is the only input.
+void tiny_cases_update_command(benchmark::State& state) {
+  const TinyReport& r = tiny_report(static_cast<int>(state.range(0)));
+  const fs::path recorded = r.file.parent_path() / ("allocgate-tiny-recorded-" + std::to_string(::getpid()) + ".json");
+  fs::remove(recorded);
+  command_memory(state, r.bytes, {"diff", "--update", "--bounds", recorded.string(), r.file.string()});
+  fs::remove(recorded);
+}
+BENCHMARK(tiny_cases_update_command)->Arg(1000000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 // The phases of diff: parsing the text into a checked JSON document, and
 // that and the document into a Report.
