@@ -6,6 +6,7 @@
 #include <ostream>
 #include <set>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "compare.h"
@@ -227,14 +228,23 @@ GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string&
   const bounds::ToolchainBounds& bounded = rows.bounds_;
   rows.rows_.reserve(r.cases.size() + r.not_run.size());
 
-  // A row judged whole (with the suite's limits), kept packed.
+  // A row judged whole (with the suite's limits), kept packed. A detail that
+  // many rows share ("no bound recorded for this case", "within the suite's
+  // limits") is kept once; the first texts seen are remembered for that.
+  std::unordered_map<std::string, std::uint32_t> common_details;
+  constexpr std::size_t kCommonDetails = 1000;
   const auto add = [&](GateRow row, const std::pair<const std::string, bounds::Bound>* bound, std::uint32_t measured,
                        std::uint32_t not_run) {
     if (!bounds.limits.empty()) apply_limits(row, bounds.limits, scopes);
     std::uint32_t detail = GateRows::kNone;
     if (!row.detail.empty()) {
-      detail = static_cast<std::uint32_t>(rows.details_.size());
-      rows.details_.push_back(std::move(row.detail));
+      if (const auto it = common_details.find(row.detail); it != common_details.end()) {
+        detail = it->second;
+      } else {
+        detail = static_cast<std::uint32_t>(rows.details_.size());
+        if (common_details.size() < kCommonDetails) common_details.emplace(row.detail, detail);
+        rows.details_.push_back(std::move(row.detail));
+      }
     }
     rows.rows_.push_back({bound, measured, not_run, detail, row.status});
   };

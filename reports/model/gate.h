@@ -81,6 +81,13 @@ class GateRows {
     std::size_t index_;
   };
 
+  GateRows() = default;
+  // Rows point into the bounds they own: moved, never copied.
+  GateRows(GateRows&&) = default;
+  GateRows& operator=(GateRows&&) = default;
+  GateRows(const GateRows&) = delete;
+  GateRows& operator=(const GateRows&) = delete;
+
   std::size_t size() const { return rows_.size(); }
   GateRow operator[](std::size_t i) const;
   Status status(std::size_t i) const { return rows_[i].status; }
