@@ -345,8 +345,6 @@ nlohmann::json to_nlohmann(simdjson::dom::element value) {
   return nullptr;
 }
 
-std::string json_text(simdjson::dom::element value) { return simdjson::minify(value); }
-
 nlohmann::json parse_json(std::string_view text, const std::string& source) {
   return to_nlohmann(parse_document(text, source).root());
 }

@@ -65,9 +65,6 @@ nlohmann::json parse_json(std::string_view text, const std::string& source);
 nlohmann::json read_json_file(const std::filesystem::path& file);
 nlohmann::json to_nlohmann(simdjson::dom::element value);
 
-/// A value as JSON text, for messages ("is negative (-1)").
-std::string json_text(simdjson::dom::element value);
-
 /// Runs read(), which checks a parsed document's shape; an nlohmann
 /// exception that escapes it (the simdjson readers use error codes only) (a check that was missed) becomes the same
 /// one-line InputError "source: unexpected JSON: ...", never a crash.

@@ -49,8 +49,6 @@ class CaseList {
   std::size_t size() const { return records_.size(); }
   bool empty() const { return records_.empty(); }
   CaseResult operator[](std::size_t i) const;
-  CaseResult front() const { return (*this)[0]; }
-  CaseResult back() const { return (*this)[size() - 1]; }
   /// Case i's name, without decoding the rest: valid while the list lives.
   std::string_view name(std::size_t i) const;
   Iterator begin() const { return {this, 0}; }
