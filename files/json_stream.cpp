@@ -259,7 +259,6 @@ class StreamingSax {
       return true;
     }
     path_.pop_back();
-    handler_.end(path_);
     next_member();
     return true;
   }

@@ -37,8 +37,6 @@ class JsonStreamHandler {
   /// index), or the root when it is not streamed (path empty). The keys of a
   /// streamed object are not checked for duplicates: value() sees each.
   virtual void value(const JsonPath& path, nlohmann::json value) = 0;
-  /// A streamed container at `path` has ended.
-  virtual void end(const JsonPath& path) { static_cast<void>(path); }
 };
 
 /// Streams a file's JSON to handler, with read_json_document's checks and

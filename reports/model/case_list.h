@@ -9,39 +9,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "case_result.h"
+#include "index_iterator.h"
 
 namespace allocgate::reports {
 
 class CaseList {
  public:
   /// Yields each case by value, decoded.
-  class Iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = CaseResult;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = CaseResult;
-
-    Iterator(const CaseList* list, std::size_t index) : list_(list), index_(index) {}
-    CaseResult operator*() const { return (*list_)[index_]; }
-    Iterator& operator++() {
-      ++index_;
-      return *this;
-    }
-    bool operator==(const Iterator& other) const { return index_ == other.index_; }
-    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
-
-   private:
-    const CaseList* list_;
-    std::size_t index_;
-  };
+  using Iterator = IndexIterator<CaseList, CaseResult>;
 
   CaseList() = default;
   CaseList(std::initializer_list<CaseResult> cases);

@@ -7,12 +7,12 @@
 
 #include <cstdint>
 #include <iosfwd>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "allocgate/site_frame.h"
+#include "index_iterator.h"
 #include "mann_whitney.h"
 #include "report.h"
 
@@ -55,27 +55,7 @@ struct TimeSummary {
 /// comparison of 1,000,000 cases holds 8 bytes a row, not two decoded cases.
 class Comparison {
  public:
-  class Iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = CompareRow;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = CompareRow;
-
-    Iterator(const Comparison* comparison, std::size_t index) : comparison_(comparison), index_(index) {}
-    CompareRow operator*() const { return (*comparison_)[index_]; }
-    Iterator& operator++() {
-      ++index_;
-      return *this;
-    }
-    bool operator==(const Iterator& other) const { return index_ == other.index_; }
-    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
-
-   private:
-    const Comparison* comparison_;
-    std::size_t index_;
-  };
+  using Iterator = IndexIterator<Comparison, CompareRow>;
 
   std::size_t size() const { return rows_.size(); }
   CompareRow operator[](std::size_t i) const;

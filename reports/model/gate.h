@@ -9,13 +9,13 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
-#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "bounds_file.h"
+#include "index_iterator.h"
 #include "report.h"
 
 namespace allocgate::reports {
@@ -59,27 +59,7 @@ struct GateResult;
 /// 1,000,000 cases holds 16 bytes a row beside them, not a decoded case.
 class GateRows {
  public:
-  class Iterator {
-   public:
-    using iterator_category = std::input_iterator_tag;
-    using value_type = GateRow;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = GateRow;
-
-    Iterator(const GateRows* rows, std::size_t index) : rows_(rows), index_(index) {}
-    GateRow operator*() const { return (*rows_)[index_]; }
-    Iterator& operator++() {
-      ++index_;
-      return *this;
-    }
-    bool operator==(const Iterator& other) const { return index_ == other.index_; }
-    bool operator!=(const Iterator& other) const { return index_ != other.index_; }
-
-   private:
-    const GateRows* rows_;
-    std::size_t index_;
-  };
+  using Iterator = IndexIterator<GateRows, GateRow>;
 
   GateRows() = default;
   // Rows point into the bounds they own: moved, never copied.

@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <map>
 #include <optional>
-#include <unordered_map>
 
 #include "input_error.h"
 #include "json_keys.h"

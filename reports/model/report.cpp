@@ -2,13 +2,7 @@
 #include "report.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
-#include <map>
-#include <memory>
 #include <sstream>
-#include <tuple>
-#include <unordered_set>
 
 #include "format.h"
 #include "input_error.h"
