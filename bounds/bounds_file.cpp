@@ -161,10 +161,10 @@ class BoundsStream final : public files::JsonStreamHandler {
       const std::string& toolchain = path[1].key;
       if (path.size() == 2) throw files::InputError(source_ + ": toolchains." + toolchain + " is not an object");
       const std::string& name = path[2].key;
-      // The file is written sorted, as the map is: each goes at the end.
-      const std::size_t before = section_->size();
-      section_->emplace_hint(section_->end(), name, read_bound(value, BoundPlace{source_, toolchain, name}));
-      if (section_->size() == before) twice(name);
+      // The file is written sorted: a name twice is then the one before it
+      // (sort() finds the others once the file is read).
+      if (section_->sorted() && !section_->empty() && section_->name(section_->size() - 1) == name) twice(name);
+      section_->add(name, read_bound(value, BoundPlace{source_, toolchain, name}));
     }
   }
 
@@ -173,6 +173,9 @@ class BoundsStream final : public files::JsonStreamHandler {
       throw files::InputError(source_ + ": not a bounds file (no allocgate_bounds_version)");
     }
     if (!keys_.count("toolchains")) throw files::InputError(source_ + ": toolchains is missing or not an object");
+    for (auto& [toolchain, section] : bounds_.toolchains) {
+      if (const auto name = section.sort()) twice(*name);
+    }
     return std::move(bounds_);
   }
 
@@ -291,7 +294,7 @@ nlohmann::json to_json(const BoundsFile& bounds) {
   nlohmann::json toolchains = nlohmann::json::object();
   for (const auto& [toolchain, cases] : bounds.toolchains) {
     nlohmann::json section = nlohmann::json::object();
-    for (const auto& [name, b] : cases) section[name] = bound_json(b);
+    for (const auto& [name, b] : cases) section[std::string(name)] = bound_json(b);
     toolchains[toolchain] = std::move(section);
   }
   nlohmann::json json{{"allocgate_bounds_version", kBoundsSchemaVersion}, {"toolchains", toolchains}};

@@ -21,23 +21,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "toolchain_bounds.h"
+
 namespace allocgate::bounds {
 
 inline constexpr int kBoundsSchemaVersion = 1;
-
-struct Bound {
-  double allocs_per_op = 0;
-  double tolerance = 0;  ///< allowed excess over allocs_per_op; 0: exact
-  std::optional<double> bytes_per_op;
-  double bytes_tolerance = 0;
-  /// The most live bytes one operation may reach above its start.
-  std::optional<double> peak_bytes;
-  /// Bytes an operation may leave allocated (0: it must free all it allocates).
-  std::optional<double> leaked_bytes_per_op;
-  std::string note;
-};
-
-using ToolchainBounds = std::map<std::string, Bound>;  // by case name
 
 /// A rule for a whole suite, in every toolchain: each figure it sets is a
 /// most for every case whose name `cases` matches, unless the case's own

@@ -81,9 +81,10 @@ struct Files {
       Bound bound;
       bound.allocs_per_op = c.allocs_per_op;
       bound.bytes_per_op = c.bytes_per_op;
-      b.toolchains["tc"][c.name] = bound;
+      b.toolchains["tc"].add(c.name, bound);
       r.cases.push_back(std::move(c));
     }
+    b.toolchains["tc"].sort();  // the names are unique
     const std::string text = report_text(r);
     report_bytes = static_cast<double>(text.size());
     write_file_atomically(report, text);
@@ -261,8 +262,11 @@ struct TinyReport {
     for (int i = 0; i < cases; ++i) {
       std::string name = "c";
       name += std::to_string(i);
-      b.toolchains["tc"][name].allocs_per_op = i % 5;
+      Bound bound;
+      bound.allocs_per_op = i % 5;
+      b.toolchains["tc"].add(name, bound);
     }
+    b.toolchains["tc"].sort();  // the names are unique
     bounds = file;
     bounds.replace_extension(".bounds.json");
     print_file_atomically(bounds, [&](std::ostream& out) { print_bounds(out, b); });

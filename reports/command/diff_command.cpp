@@ -43,7 +43,8 @@ std::string report_toolchain(const reports::Report& report, const std::string& o
 }
 
 int update(const Options& o, const reports::Report& report, const std::string& toolchain) {
-  std::vector<std::string> changes, refused;
+  std::vector<reports::BoundChange> changes;
+  std::vector<std::string> refused;
   struct Refused {};
   try {
     bounds::update_bounds_file(o.bounds_file, [&](bounds::BoundsFile& recorded) {
@@ -55,7 +56,9 @@ int update(const Options& o, const reports::Report& report, const std::string& t
     std::cerr << "allocgate: " << files::terminal_text(o.bounds_file) << " left unchanged\n";
     return kBadInput;
   }
-  for (const std::string& change : changes) std::cout << files::terminal_text(change) << "\n";
+  for (const reports::BoundChange& change : changes) {
+    std::cout << files::terminal_text(reports::describe(change, report)) << "\n";
+  }
   std::cout << files::terminal_text(o.bounds_file) << ": " << changes.size() << " change(s) for "
             << files::terminal_text(toolchain) << "\n";
   return kSuccess;

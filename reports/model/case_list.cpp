@@ -5,15 +5,12 @@
 #include "case_list.h"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
 namespace allocgate::reports {
 
 namespace {
-
-constexpr std::size_t kBlock = std::size_t{1} << 20;
 
 enum Field : std::uint32_t {
   kWorkload = 1u << 0,
@@ -33,58 +30,6 @@ enum Field : std::uint32_t {
   kEqual = 1u << 14,
   kTestFailed = 1u << 15,
   kExtra = 1u << 16,
-};
-
-class Writer {
- public:
-  explicit Writer(std::string& out) : out_(out) {}
-  void varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      out_ += static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    out_ += static_cast<char>(v);
-  }
-  void text(const std::string& s) {
-    varint(s.size());
-    out_ += s;
-  }
-  void figure(double v) {
-    char bytes[sizeof v];
-    std::memcpy(bytes, &v, sizeof v);
-    out_.append(bytes, sizeof v);
-  }
-
- private:
-  std::string& out_;
-};
-
-class Reader {
- public:
-  explicit Reader(const char* at) : at_(at) {}
-  std::uint64_t varint() {
-    std::uint64_t v = 0;
-    for (int shift = 0;; shift += 7) {
-      const auto byte = static_cast<unsigned char>(*at_++);
-      v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if (byte < 0x80) return v;
-    }
-  }
-  std::string_view text() {
-    const std::size_t n = varint();
-    const std::string_view s(at_, n);
-    at_ += n;
-    return s;
-  }
-  double figure() {
-    double v = 0;
-    std::memcpy(&v, at_, sizeof v);
-    at_ += sizeof v;
-    return v;
-  }
-
- private:
-  const char* at_;
 };
 
 }  // namespace
@@ -124,7 +69,7 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty(), kExtra);
 
   std::string record;
-  Writer w(record);
+  files::RecordWriter w(record);
   w.varint(fields);
   w.text(c.name);
   if (fields & kWorkload) w.text(c.workload);
@@ -144,31 +89,19 @@ std::uint64_t CaseList::append(const CaseResult& c) {
     extras_.push_back(Extra{c.ns_repetitions, c.sites, c.stacks});
   }
 
-  // Into the last block when it has room, else a new one (a record larger
-  // than a block gets one of its own); a block never grows past its capacity,
-  // so records never move.
-  if (blocks_.empty() || blocks_.back().size() + record.size() > blocks_.back().capacity()) {
-    blocks_.emplace_back().reserve(std::max(kBlock, record.size()));
-  }
-  std::string& block = blocks_.back();
-  const std::uint64_t at = static_cast<std::uint64_t>(blocks_.size() - 1) << 32 | block.size();
-  block += record;
-  return at;
+  return blocks_.append(record);
 }
 
-const char* CaseList::record(std::size_t i) const {
-  const std::uint64_t at = records_.at(i);
-  return blocks_[at >> 32].data() + (at & 0xffffffffu);
-}
+const char* CaseList::record(std::size_t i) const { return blocks_.at(records_.at(i)); }
 
 std::string_view CaseList::name(std::size_t i) const {
-  Reader r(record(i));
+  files::RecordReader r(record(i));
   r.varint();
   return r.text();
 }
 
 CaseResult CaseList::operator[](std::size_t i) const {
-  Reader r(record(i));
+  files::RecordReader r(record(i));
   const auto fields = static_cast<std::uint32_t>(r.varint());
   CaseResult c;
   c.name = r.text();

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A report's cases, packed: each case a record of only the figures it has,
-// back to back in blocks of a megabyte, read back as a CaseResult when asked.
+// back to back in blocks of a megabyte (packed_records.h), read back as a CaseResult when asked.
 // A CaseResult takes about 350 bytes whatever it holds; a case of a name and
 // an allocs/op figure (37 bytes of JSON) takes 25 here, which is what keeps a
 // report of 1,000,000 such cases within 3x its size in memory.
@@ -15,13 +15,14 @@
 
 #include "case_result.h"
 #include "index_iterator.h"
+#include "packed_records.h"
 
 namespace allocgate::reports {
 
 class CaseList {
  public:
   /// Yields each case by value, decoded.
-  using Iterator = IndexIterator<CaseList, CaseResult>;
+  using Iterator = files::IndexIterator<CaseList, CaseResult>;
 
   CaseList() = default;
   CaseList(std::initializer_list<CaseResult> cases);
@@ -52,7 +53,7 @@ class CaseList {
   std::uint64_t append(const CaseResult& c);  // the record's place
   const char* record(std::size_t i) const;
 
-  std::vector<std::string> blocks_;    // each up to kBlock bytes, never reallocated once full
+  files::RecordBlocks blocks_;
   std::deque<std::uint64_t> records_;  // block << 32 | offset, per case
   std::vector<Extra> extras_;
 };

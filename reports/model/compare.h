@@ -55,7 +55,7 @@ struct TimeSummary {
 /// comparison of 1,000,000 cases holds 8 bytes a row, not two decoded cases.
 class Comparison {
  public:
-  using Iterator = IndexIterator<Comparison, CompareRow>;
+  using Iterator = files::IndexIterator<Comparison, CompareRow>;
 
   std::size_t size() const { return rows_.size(); }
   CompareRow operator[](std::size_t i) const;

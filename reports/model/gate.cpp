@@ -196,13 +196,13 @@ bool GateResult::failed(bool strict) const {
 std::string_view GateRows::name(const Packed& p) const {
   if (p.measured != kNone) return report_.cases.name(p.measured);
   if (p.not_run != kNone) return report_.not_run[p.not_run].name;
-  return p.bound->first;
+  return bounds_.name(p.bound);
 }
 
 GateRow GateRows::operator[](std::size_t i) const {
   const Packed& p = rows_.at(i);
   GateRow row{std::string(name(p)), p.status, std::nullopt, std::nullopt, {}};
-  if (p.bound) row.bound = p.bound->second;
+  if (p.bound != kNone) row.bound = bounds_[p.bound].bound;
   if (p.measured != kNone) row.measured = report_.cases[p.measured];
   if (p.detail != kNone) row.detail = details_[p.detail];
   return row;
@@ -233,8 +233,7 @@ GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string&
   // limits") is kept once; the first texts seen are remembered for that.
   std::unordered_map<std::string, std::uint32_t> common_details;
   constexpr std::size_t kCommonDetails = 1000;
-  const auto add = [&](GateRow row, const std::pair<const std::string, bounds::Bound>* bound, std::uint32_t measured,
-                       std::uint32_t not_run) {
+  const auto add = [&](GateRow row, std::uint32_t bound, std::uint32_t measured, std::uint32_t not_run) {
     if (!bounds.limits.empty()) apply_limits(row, bounds.limits, scopes);
     std::uint32_t detail = GateRows::kNone;
     if (!row.detail.empty()) {
@@ -248,13 +247,14 @@ GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string&
     }
     rows.rows_.push_back({bound, measured, not_run, detail, row.status});
   };
-  const auto missing = [&](const std::pair<const std::string, bounds::Bound>& bound) {
-    add({bound.first, Status::missing, bound.second, std::nullopt, "bounded, but not in the report"}, &bound,
+  const auto missing = [&](std::uint32_t bound) {
+    auto [name, b] = bounded[bound];
+    add({std::string(name), Status::missing, std::move(b), std::nullopt, "bounded, but not in the report"}, bound,
         GateRows::kNone, GateRows::kNone);
   };
 
-  // The cases and not-run benchmarks by name, walked beside the bounds (a
-  // map, sorted by name): one pass matches them.
+  // The cases and not-run benchmarks by name, walked beside the bounds
+  // (sorted by name): one pass matches them.
   struct Named {
     std::string_view name;  // into the report
     std::uint32_t index;
@@ -268,33 +268,34 @@ GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string&
     named.push_back({r.not_run[i].name, static_cast<std::uint32_t>(i), true});
   std::sort(named.begin(), named.end(), [](const Named& a, const Named& b) { return a.name < b.name; });
 
-  auto bound = bounded.begin();
+  std::uint32_t bound = 0;
+  const auto bounds_count = static_cast<std::uint32_t>(bounded.size());
   for (auto entry = named.begin(); entry != named.end();) {
-    while (bound != bounded.end() && bound->first < entry->name) missing(*bound++);
-    const bool has_bound = bound != bounded.end() && bound->first == entry->name;
-    const auto* own = has_bound ? &*bound : nullptr;
+    while (bound < bounds_count && bounded.name(bound) < entry->name) missing(bound++);
+    const bool has_bound = bound < bounds_count && bounded.name(bound) == entry->name;
+    const std::optional<bounds::Bound> own = has_bound ? std::optional(bounded[bound].bound) : std::nullopt;
+    const std::uint32_t own_index = has_bound ? bound : GateRows::kNone;
     // Every entry of this name (a case and a not-run benchmark may share one) meets the bound.
     const auto next = std::find_if(entry, named.end(), [&](const Named& e) { return e.name != entry->name; });
     for (; entry != next; ++entry) {
       if (entry->not_run) {
         const NotRun& n = r.not_run[entry->index];
-        GateRow row{n.name, n.errored ? Status::errored : Status::skipped, std::nullopt, std::nullopt,
+        GateRow row{n.name, n.errored ? Status::errored : Status::skipped, own, std::nullopt,
                     std::string(n.errored ? "the benchmark reported an error" : "the benchmark was skipped") +
                         (n.message.empty() ? "" : ": " + n.message)};
-        if (has_bound) row.bound = bound->second;
-        add(std::move(row), own, GateRows::kNone, entry->index);
-      } else if (has_bound) {
-        add(judge(bound->second, r.cases[entry->index]), own, entry->index, GateRows::kNone);
+        add(std::move(row), own_index, GateRows::kNone, entry->index);
+      } else if (own) {
+        add(judge(*own, r.cases[entry->index]), own_index, entry->index, GateRows::kNone);
       } else {
         CaseResult c = r.cases[entry->index];
         std::string name = c.name;
         add({std::move(name), Status::unbounded, std::nullopt, std::move(c), "no bound recorded for this case"},
-            nullptr, entry->index, GateRows::kNone);
+            GateRows::kNone, entry->index, GateRows::kNone);
       }
     }
     if (has_bound) ++bound;
   }
-  while (bound != bounded.end()) missing(*bound++);
+  while (bound < bounds_count) missing(bound++);
 
   // Sorted by status, names in order within each (numbers by value:
   // BM_Copy/512 before BM_Copy/4096); rows of one status keep the name
@@ -517,38 +518,66 @@ std::string flaky_figures(const CaseResult& c) {
 
 }  // namespace
 
+std::string describe(const BoundChange& change, const Report& report) {
+  using Kind = BoundChange::Kind;
+  std::string line = change.kind == Kind::added       ? "added "
+                     : change.kind == Kind::tightened ? "tightened "
+                                                      : "loosened ";
+  line += report.cases.name(change.case_index);
+  line += change.bytes ? ": bytes/op " : ": allocs/op ";
+  if (change.kind != Kind::added) line.append(files::exact(change.from)).append(" -> ");
+  line += files::exact(change.to);
+  return line;
+}
+
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
-                                 bool allow_loosen, std::vector<std::string>& changes,
+                                 bool allow_loosen, std::vector<BoundChange>& changes,
                                  std::vector<std::string>& refused) {
   bounds::ToolchainBounds& section = bounds.toolchains[toolchain];
-  for (const CaseResult& c : report.cases) {
-    const auto it = section.find(c.name);
-    const bool tolerated = it != section.end() && it->second.tolerance > 0;
-    if (!tolerated) {
+  // Bounds are changed in place first and added after, all at once: an
+  // addition out of name order is sorted in by the sort() that ends the
+  // update, where a lookup after it would sort the section each time.
+  std::vector<std::uint32_t> added;
+  for (std::size_t i = 0; i < report.cases.size(); ++i) {
+    const CaseResult c = report.cases[i];
+    const auto index = static_cast<std::uint32_t>(i);
+    const std::optional<std::size_t> at = section.index_of(c.name);
+    std::optional<bounds::Bound> bound;
+    if (at) bound = section[*at].bound;
+    if (!bound || bound->tolerance == 0) {
       if (const std::string why = flaky_figures(c); !why.empty()) {
         refused.push_back("not recording " + c.name + ": " + why +
                           "; make every iteration allocate the same, or give its bound a \"tolerance\"");
         continue;
       }
     }
-    if (it == section.end()) {
-      bounds::Bound b;
-      b.allocs_per_op = c.allocs_per_op;
-      b.bytes_per_op = c.bytes_per_op;
-      section.emplace(c.name, b);
-      changes.push_back("added " + c.name + ": allocs/op " + files::exact(c.allocs_per_op));
+    if (!bound) {
+      added.push_back(index);
+      changes.push_back({index, BoundChange::Kind::added, false, 0, c.allocs_per_op});
       continue;
     }
-    bounds::Bound& b = it->second;
-    const auto move = [&](const char* what, double& bound, double measured) {
-      if (measured == bound || (measured > bound && !allow_loosen)) return;
-      changes.push_back(std::string(measured < bound ? "tightened " : "loosened ") + c.name + ": " + what + " " +
-                        files::exact(bound) + " -> " + files::exact(measured));
-      bound = measured;
+    bool moved = false;
+    const auto move = [&](bool bytes, double& figure, double measured) {
+      if (measured == figure || (measured > figure && !allow_loosen)) return;
+      changes.push_back({index, measured < figure ? BoundChange::Kind::tightened : BoundChange::Kind::loosened, bytes,
+                         figure, measured});
+      figure = measured;
+      moved = true;
     };
-    move("allocs/op", b.allocs_per_op, c.allocs_per_op);
-    if (b.bytes_per_op && c.bytes_per_op) move("bytes/op", *b.bytes_per_op, *c.bytes_per_op);
+    move(false, bound->allocs_per_op, c.allocs_per_op);
+    if (bound->bytes_per_op && c.bytes_per_op) move(true, *bound->bytes_per_op, *c.bytes_per_op);
+    if (moved) section.set(*at, *bound);
   }
+  for (const std::uint32_t i : added) {
+    const CaseResult c = report.cases[i];
+    bounds::Bound b;
+    b.allocs_per_op = c.allocs_per_op;
+    b.bytes_per_op = c.bytes_per_op;
+    section.add(c.name, b);
+  }
+  // A report's names are unique (read_report refuses one twice), and only
+  // names not in the section were added.
+  if (const auto twice = section.sort()) throw std::logic_error("update_bounds: added " + *twice + " twice");
   return bounds;
 }
 

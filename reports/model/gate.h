@@ -59,10 +59,10 @@ struct GateResult;
 /// 1,000,000 cases holds 16 bytes a row beside them, not a decoded case.
 class GateRows {
  public:
-  using Iterator = IndexIterator<GateRows, GateRow>;
+  using Iterator = files::IndexIterator<GateRows, GateRow>;
 
   GateRows() = default;
-  // Rows point into the bounds they own: moved, never copied.
+  // Rows hold the report and bounds they index: moved, never copied.
   GateRows(GateRows&&) = default;
   GateRows& operator=(GateRows&&) = default;
   GateRows(const GateRows&) = delete;
@@ -79,10 +79,10 @@ class GateRows {
                              const std::string& bounds_source, const std::vector<LimitScope>& scopes);
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   struct Packed {
-    const std::pair<const std::string, bounds::Bound>* bound;  // into bounds_; null when unbounded
-    std::uint32_t measured;                                    // into report_.cases, or kNone
-    std::uint32_t not_run;                                     // into report_.not_run, or kNone
-    std::uint32_t detail;                                      // into details_, or kNone
+    std::uint32_t bound;     // into bounds_, or kNone when unbounded
+    std::uint32_t measured;  // into report_.cases, or kNone
+    std::uint32_t not_run;   // into report_.not_run, or kNone
+    std::uint32_t detail;    // into details_, or kNone
     Status status;
   };
   std::string_view name(const Packed& p) const;
@@ -118,16 +118,30 @@ void print_markdown(std::ostream& out, const GateResult& result);
 /// GitHub Actions workflow commands: one ::error per regression.
 void print_github_annotations(std::ostream& out, const GateResult& result);
 
+/// A change `--update` makes to a bound, made into its line when printed:
+/// a million added bounds are a million of these, not a million strings.
+struct BoundChange {
+  enum class Kind : std::uint8_t { added, tightened, loosened };
+  std::uint32_t case_index;  ///< into the report's cases
+  Kind kind;
+  bool bytes;   ///< bytes/op moved; else allocs/op (the figure added, for an added bound)
+  double from;  ///< unused when added
+  double to;
+};
+/// "added NAME: allocs/op 3", "tightened NAME: bytes/op 96 -> 64".
+std::string describe(const BoundChange& change, const Report& report);
+
 /// `--update`: the bounds with the toolchain's section rewritten from the
 /// report: a case's bound only tightens unless allow_loosen; new cases are
-/// added; notes and tolerances are kept. `changes` receives one line per change.
-/// A figure that would make a flaky bound is not recorded: a count that
-/// varies between repetitions, or allocs/op or bytes/op that are not whole
-/// numbers (they change with the iteration count), unless the case's bound
-/// has a tolerance. `refused` receives one line per such case, naming it and
-/// the likely cause; the caller writes nothing when it is not empty.
+/// added; notes and tolerances are kept. `changes` receives one entry per
+/// change, in the report's order. A figure that would make a flaky bound is
+/// not recorded: a count that varies between repetitions, or allocs/op or
+/// bytes/op that are not whole numbers (they change with the iteration
+/// count), unless the case's bound has a tolerance. `refused` receives one
+/// line per such case, naming it and the likely cause; the caller writes
+/// nothing when it is not empty.
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
-                                 bool allow_loosen, std::vector<std::string>& changes,
+                                 bool allow_loosen, std::vector<BoundChange>& changes,
                                  std::vector<std::string>& refused);
 
 }  // namespace allocgate::reports

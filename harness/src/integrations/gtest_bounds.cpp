@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "allocgate/gtest.h"
@@ -48,16 +49,19 @@ void record(const std::string& file, const std::string& toolchain, const std::st
     auto& section = bounds.toolchains[toolchain];
     const auto allocations = static_cast<double>(measured.allocations);
     const auto bytes = static_cast<double>(measured.bytes_allocated);
-    const auto it = section.find(name);
-    if (it == section.end()) {
+    const auto at = section.index_of(name);
+    if (!at) {
       RecordedBound b;
       b.allocs_per_op = allocations;
       b.bytes_per_op = bytes;
-      section.emplace(name, b);
+      section.add(name, b);
+      section.sort();  // a name not in the section: none twice
       return;
     }
-    if (allocations < it->second.allocs_per_op) it->second.allocs_per_op = allocations;
-    if (it->second.bytes_per_op && bytes < *it->second.bytes_per_op) it->second.bytes_per_op = bytes;
+    RecordedBound b = section[*at].bound;
+    if (allocations < b.allocs_per_op) b.allocs_per_op = allocations;
+    if (b.bytes_per_op && bytes < *b.bytes_per_op) b.bytes_per_op = bytes;
+    section.set(*at, b);
   });
 }
 
@@ -82,12 +86,9 @@ void record(const std::string& file, const std::string& toolchain, const std::st
     }
     const BoundsFile bounds = bounds::read_bounds(file);
     const auto section = bounds.toolchains.find(toolchain);
-    const RecordedBound* bound = nullptr;
-    if (section != bounds.toolchains.end()) {
-      const auto it = section->second.find(name);
-      if (it != section->second.end()) bound = &it->second;
-    }
-    if (bound == nullptr) {
+    std::optional<RecordedBound> bound;
+    if (section != bounds.toolchains.end()) bound = section->second.find(name);
+    if (!bound) {
       return ::testing::AssertionFailure()
              << "no bound recorded for " << name << " [" << toolchain << "] in " << file << " (measured "
              << figures(measured.stats) << "); record it with: ALLOCGATE_UPDATE=1 and the same test command";

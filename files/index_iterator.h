@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // An input iterator over a container that makes each element when asked
-// (container[i] returns it by value): the packed cases, compare's and the
-// gate's rows.
+// (container[i] returns it by value): the packed cases and bounds, compare's
+// and the gate's rows.
 #pragma once
 
 #include <cstddef>
 #include <iterator>
 
-namespace allocgate::reports {
+namespace allocgate::files {
 
 template <class Container, class Value>
 class IndexIterator {
@@ -32,4 +32,4 @@ class IndexIterator {
   std::size_t index_;
 };
 
-}  // namespace allocgate::reports
+}  // namespace allocgate::files
