@@ -51,8 +51,9 @@ ToolchainBounds::Entry ToolchainBounds::operator[](std::size_t i) const {
 
 std::optional<std::size_t> ToolchainBounds::index_of(std::string_view name) const {
   if (!sorted()) throw std::logic_error("ToolchainBounds: looked up before sort()");
-  const auto it = std::lower_bound(order_.begin(), order_.end(), name,
-                                   [&](std::uint64_t place, std::string_view n) { return name_at(blocks_.at(place)) < n; });
+  const auto it = std::lower_bound(order_.begin(), order_.end(), name, [&](std::uint64_t place, std::string_view n) {
+    return name_at(blocks_.at(place)) < n;
+  });
   if (it == order_.end() || name_at(blocks_.at(*it)) != name) return std::nullopt;
   return static_cast<std::size_t>(it - order_.begin());
 }

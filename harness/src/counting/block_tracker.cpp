@@ -80,7 +80,6 @@ TrackedBlock entry_at(std::size_t i) noexcept {
 // there (a preloaded profiler's malloc calling operator new) is not tracked
 // rather than waiting on the lock its own thread holds.
 constinit thread_local bool t_inside = false;
-constinit thread_local unsigned t_static_depth = 0;  // statics being built on this thread
 
 // Entering the table. A spin lock rather than std::mutex: taken inside
 // operator new, where a mutex's first use could itself allocate on some
@@ -321,7 +320,37 @@ void erase_at(std::size_t hole) noexcept {
 
 }  // namespace
 
-void start_tracking_blocks() noexcept {
+namespace {
+
+// Which of the two ways the last start chose.
+constinit std::atomic<bool> g_tagging{false};
+
+// With block headers: a new tag for the blocks allocated from now on, and
+// its tally zeroed. The table is not used.
+void start_tagging() noexcept {
+  ProcessCounters& process = process_counters();
+  constexpr auto relaxed = std::memory_order_relaxed;
+  std::uint64_t tag = process.block_tag.load(relaxed) + (std::uint64_t{1} << kBlockTagShift);
+  if (tag == 0) tag = std::uint64_t{1} << kBlockTagShift;  // 0 is no tagging's
+  process.block_tag.store(tag, relaxed);
+  for (ProcessTally* share : {&process.owned, &process.shared}) {
+    share->tagged_blocks.store(0, relaxed);
+    share->tagged_bytes.store(0, relaxed);
+  }
+  process.disowned_block.store(nullptr, relaxed);
+  g_tagging.store(true, relaxed);
+  // seq_cst, as every flag: a thread that sees kTaggingBlocks sees the new tag and tally.
+  hook_flags().fetch_or(kTaggingBlocks, std::memory_order_seq_cst);
+}
+
+}  // namespace
+
+void start_tracking_blocks(bool with_stacks) noexcept {
+  if (!with_stacks && (hook_flags().load(std::memory_order_relaxed) & kBlockHeaders)) {
+    start_tagging();
+    return;
+  }
+  g_tagging.store(false, std::memory_order_relaxed);
   register_fork_handlers();
   claim_the_table();
   {
@@ -345,20 +374,27 @@ void start_tracking_blocks() noexcept {
 }
 
 void stop_tracking_blocks() noexcept {
-  hook_flags().fetch_and(~static_cast<std::uint32_t>(kTrackingBlocks), std::memory_order_seq_cst);
+  hook_flags().fetch_and(~static_cast<std::uint32_t>(kTrackingBlocks | kTaggingBlocks), std::memory_order_seq_cst);
 }
 
 void track_block(void* block, std::size_t size, bool counted, CapturedStack* stack) noexcept {
   const Entered entered;
-  if (entered.held()) insert(TrackedBlock{block, size, stack, counted, t_static_depth != 0});
+  if (entered.held()) insert(TrackedBlock{block, size, stack, counted, thread_state().static_depth != 0});
 }
 
-void begin_static_initialization() noexcept { ++t_static_depth; }
+void begin_static_initialization() noexcept { ++thread_state().static_depth; }
 void end_static_initialization() noexcept {
-  if (t_static_depth != 0) --t_static_depth;
+  std::uint32_t& depth = thread_state().static_depth;
+  if (depth != 0) --depth;
 }
 
-void disown_block(void* block, std::size_t size) noexcept { track_block(block, size, false, nullptr); }
+void disown_block(void* block, std::size_t size) noexcept {
+  if (g_tagging.load(std::memory_order_relaxed)) {
+    process_counters().disowned_block.store(block, std::memory_order_relaxed);
+  } else {
+    track_block(block, size, false, nullptr);
+  }
+}
 
 bool untrack_block(void* block, TrackedBlock& found) noexcept {
   const Entered entered;
@@ -381,6 +417,12 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept {
 }
 
 LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
+  if (g_tagging.load(std::memory_order_relaxed)) {  // no blocks to visit: only their tally
+    const ProcessCounters& process = process_counters();
+    constexpr auto relaxed = std::memory_order_relaxed;
+    return LiveTotals{process.owned.tagged_blocks.load(relaxed) + process.shared.tagged_blocks.load(relaxed),
+                      process.owned.tagged_bytes.load(relaxed) + process.shared.tagged_bytes.load(relaxed)};
+  }
   const Entered entered;
   // Kept as blocks come and go: a test without leaks is not a walk of the table.
   if (visit == nullptr || g_table.live.blocks == 0) return g_table.live;

@@ -6,9 +6,16 @@
 // one of the same size leaks), and a free that passes no size (libstdc++ 12
 // frees a std::string so) still finds the size of a block it tracks.
 //
-// The hook calls track_block and untrack_block while kTrackingBlocks is set;
-// one lock guards the table, as a test's threads allocate at once. The table
-// lives in pages mapped from the kernel, so it never reaches the hook.
+// Two ways, chosen when tracking starts:
+//  - tagging, when block headers are linked (allocgate::gtest links them) and
+//    no stacks are wanted: the hook writes a tag into each block's header and
+//    keeps a tally of the tagged blocks still live, owner's and others' shares
+//    as the process totals (thread_state.h). No table: about 100 instructions
+//    less per allocation and per free, the table's probe and its cache miss.
+//  - the table, otherwise: the hook calls track_block and untrack_block while
+//    kTrackingBlocks is set; one lock guards it, as a test's threads allocate
+//    at once. It lives in pages mapped from the kernel, so it never reaches
+//    the hook. It keeps each block's stack, which a leak's lines need.
 #pragma once
 
 #include <cstddef>
@@ -26,9 +33,11 @@ struct TrackedBlock {
   bool kept_by_static = false;     // allocated while a function-local static was built: not a leak
 };
 
-/// Empties the table and sets kTrackingBlocks: from now on the hook tracks.
-void start_tracking_blocks() noexcept;
-/// Clears kTrackingBlocks; the table keeps what it held until the next start.
+/// From now on the hook tracks, anew: by tagging when block headers are
+/// linked and with_stacks is false (live_blocks can then give totals only),
+/// else in the emptied table.
+void start_tracking_blocks(bool with_stacks = false) noexcept;
+/// Stops tracking; live_blocks still reads what it was until the next start.
 void stop_tracking_blocks() noexcept;
 
 /// Called by the hook for every block it returns while tracking.
@@ -45,12 +54,13 @@ bool untrack_block(void* block, TrackedBlock& found) noexcept;
 void begin_static_initialization() noexcept;
 void end_static_initialization() noexcept;
 
-/// Tracks a block allocated before tracking began as not the code's, so that
-/// its free is not counted either (a test fixture's own storage).
+/// Marks a block allocated before tracking began as not the code's, so that
+/// its free is not counted either (a test fixture's own storage). When
+/// tagging, one block at a time: the last one disowned.
 void disown_block(void* block, std::size_t size) noexcept;
 
 /// The counted blocks still tracked, but those kept by a static: leaked bytes and blocks, and calls
-/// visit(block) for each, under the table's lock (visit must not allocate).
+/// visit(block) for each, under the table's lock (visit must not allocate); when tagging, visits none.
 struct LiveTotals {
   std::uint64_t blocks = 0;
   std::uint64_t bytes = 0;

@@ -21,10 +21,12 @@
 //    it). An unsized delete (a delete[] of a trivially destructible array, an
 //    explicit ::operator delete(p), code built without sized deallocation) is
 //    counted as an unsized deallocation: its bytes are unknown.
-//  - block headers (link allocgate::block_headers): each block carries a
-//    16-byte header in front of the user's pointer with its requested size and
-//    whether it was counted, so every free's size is known. The header moves
-//    each block one malloc size class up, which is what it costs.
+//  - block headers (link allocgate::block_headers; allocgate::gtest links
+//    them too): each block carries a 16-byte header in front of the user's
+//    pointer with its requested size, whether it was counted and, while a
+//    test's blocks are tagged, its test's tag, so every free's size is known.
+//    The header moves each block one malloc size class up, which is what it
+//    costs.
 //
 // Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
 // replacements; used to test that the harness detects a missing hook.
@@ -46,6 +48,7 @@
 // The defaults of the link-time options; see thread_state.h.
 extern "C" __attribute__((weak)) const bool allocgate_block_headers_linked = false;
 extern "C" __attribute__((weak)) const bool allocgate_c_allocations_linked = false;
+extern "C" __attribute__((weak)) const bool allocgate_gtest_linked = false;
 
 // The general path's route to the C allocator; see thread_state.h.
 extern "C" __attribute__((weak)) void* allocgate_new_malloc(std::size_t size) noexcept { return std::malloc(size); }
@@ -73,7 +76,8 @@ std::uint32_t current_flags() noexcept {
   if (ALLOCGATE_UNLIKELY(flags & kLayoutUnknown)) {
     // Volatile reads: g++ folds a weak constant to the value it sees here,
     // and the point is the value another object file links in.
-    const bool headers = *static_cast<const volatile bool*>(&allocgate_block_headers_linked);
+    const bool headers = *static_cast<const volatile bool*>(&allocgate_block_headers_linked) ||
+                         *static_cast<const volatile bool*>(&allocgate_gtest_linked);
     const bool c_allocations = *static_cast<const volatile bool*>(&allocgate_c_allocations_linked);
     const std::uint32_t layout = (headers ? kBlockHeaders : 0u) | (c_allocations ? kCAllocationsLinked : 0u);
     g_flags.fetch_or(layout, std::memory_order_relaxed);
@@ -102,7 +106,7 @@ inline void count_unsized_deallocation(ThreadCounters& c) noexcept {
   ++c.unsized_deallocations;
 }
 
-void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
+inline void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
   std::int64_t seen = peak.load(std::memory_order_relaxed);
   while (live > seen && !peak.compare_exchange_weak(seen, live, std::memory_order_relaxed)) {
   }
@@ -110,42 +114,61 @@ void raise_peak(std::atomic<std::int64_t>& peak, std::int64_t live) noexcept {
 
 // The owner's share has one writer: a load and a store, no lock prefix.
 template <typename T>
-T add_owned(std::atomic<T>& counter, T n) noexcept {
+inline T add_owned(std::atomic<T>& counter, T n) noexcept {
   const T sum = counter.load(std::memory_order_relaxed) + n;
   counter.store(sum, std::memory_order_relaxed);
   return sum;
 }
 
+// The owner's side of the process totals, inlined into the counted test's
+// path, which has checked the owner already.
+[[gnu::always_inline]] inline void count_owned_allocation(std::size_t size) noexcept {
+  ProcessTally& own = g_process.owned;
+  add_owned<std::uint64_t>(own.allocations, 1);
+  add_owned<std::uint64_t>(own.bytes_allocated, size);
+  const std::int64_t live = add_owned(own.live_bytes, static_cast<std::int64_t>(size)) +
+                            g_process.shared.live_bytes.load(std::memory_order_relaxed);
+  raise_peak(g_process.peak_live_bytes, live);
+}
+
+// A free whose size is known.
+[[gnu::always_inline]] inline void count_owned_deallocation(std::size_t size) noexcept {
+  ProcessTally& own = g_process.owned;
+  add_owned<std::uint64_t>(own.deallocations, 1);
+  add_owned<std::uint64_t>(own.bytes_freed, size);
+  add_owned(own.live_bytes, -static_cast<std::int64_t>(size));
+}
+
+// The tagged blocks' tally: `blocks` and `bytes` added, modulo 2^64 (a free
+// adds their negation).
+[[gnu::always_inline]] inline void count_owned_tagged(std::uint64_t blocks, std::uint64_t bytes) noexcept {
+  add_owned(g_process.owned.tagged_blocks, blocks);
+  add_owned(g_process.owned.tagged_bytes, bytes);
+}
+
 void count_process_allocation(const ThreadState& t, std::size_t size) noexcept {
+  if (g_process.owner.load(std::memory_order_relaxed) == &t) {
+    count_owned_allocation(size);
+    return;
+  }
   constexpr auto relaxed = std::memory_order_relaxed;
   const auto grown = static_cast<std::int64_t>(size);
-  std::int64_t live = 0;
-  if (g_process.owner.load(relaxed) == &t) {
-    ProcessTally& own = g_process.owned;
-    add_owned<std::uint64_t>(own.allocations, 1);
-    add_owned<std::uint64_t>(own.bytes_allocated, size);
-    live = add_owned(own.live_bytes, grown) + g_process.shared.live_bytes.load(relaxed);
-  } else {
-    ProcessTally& other = g_process.shared;
-    other.allocations.fetch_add(1, relaxed);
-    other.bytes_allocated.fetch_add(size, relaxed);
-    live = other.live_bytes.fetch_add(grown, relaxed) + grown + g_process.owned.live_bytes.load(relaxed);
-  }
-  raise_peak(g_process.peak_live_bytes, live);
+  ProcessTally& other = g_process.shared;
+  other.allocations.fetch_add(1, relaxed);
+  other.bytes_allocated.fetch_add(size, relaxed);
+  raise_peak(g_process.peak_live_bytes,
+             other.live_bytes.fetch_add(grown, relaxed) + grown + g_process.owned.live_bytes.load(relaxed));
 }
 
 void count_process_deallocation(const ThreadState& t, std::size_t size) noexcept {
   constexpr auto relaxed = std::memory_order_relaxed;
-  const auto shrunk = static_cast<std::int64_t>(size);
   if (g_process.owner.load(relaxed) == &t) {
-    ProcessTally& own = g_process.owned;
-    add_owned<std::uint64_t>(own.deallocations, 1);
-    if (size == kUnknownSize) {
-      add_owned<std::uint64_t>(own.unsized_deallocations, 1);
+    if (size != kUnknownSize) {
+      count_owned_deallocation(size);
       return;
     }
-    add_owned<std::uint64_t>(own.bytes_freed, size);
-    add_owned(own.live_bytes, -shrunk);
+    add_owned<std::uint64_t>(g_process.owned.deallocations, 1);
+    add_owned<std::uint64_t>(g_process.owned.unsized_deallocations, 1);
     return;
   }
   ProcessTally& other = g_process.shared;
@@ -155,7 +178,16 @@ void count_process_deallocation(const ThreadState& t, std::size_t size) noexcept
     return;
   }
   other.bytes_freed.fetch_add(size, relaxed);
-  other.live_bytes.fetch_sub(shrunk, relaxed);
+  other.live_bytes.fetch_sub(static_cast<std::int64_t>(size), relaxed);
+}
+
+void count_tagged(const ThreadState& t, std::uint64_t blocks, std::uint64_t bytes) noexcept {
+  if (g_process.owner.load(std::memory_order_relaxed) == &t) {
+    count_owned_tagged(blocks, bytes);
+    return;
+  }
+  g_process.shared.tagged_blocks.fetch_add(blocks, std::memory_order_relaxed);
+  g_process.shared.tagged_bytes.fetch_add(bytes, std::memory_order_relaxed);
 }
 
 // A word at a time, inline: a stack is a dozen or two words, less than the
@@ -244,11 +276,24 @@ bool injected_failure_due(ThreadState& t) noexcept {
 // ---------------------------------------------------------------------------
 // The general path: any layout, any alignment, any mode.
 
+// The header's tag: whether the block was counted, whether it was tagged
+// leakable (allocated, counted, while tagging was on, outside a static's
+// construction), its offset from malloc's pointer (16, or an alignment over
+// 16) and, when leakable, which tagging it belongs to.
 struct alignas(16) BlockHeader {
   std::size_t size;
-  std::size_t offset_and_counted;  // offset from malloc's pointer << 1 | counted
+  std::uint64_t tag;  // tagging's block_tag | offset << 2 | leakable << 1 | counted
 };
 static_assert(sizeof(BlockHeader) == 16);
+constexpr std::uint64_t kCountedBit = 1;
+constexpr std::uint64_t kLeakableBit = 2;
+constexpr int kOffsetShift = 2;
+constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << 38) - 1;  // below block_tag's bits
+static_assert(kBlockTagShift == kOffsetShift + 38);
+
+std::size_t offset_of(std::uint64_t tag) noexcept {
+  return static_cast<std::size_t>(tag >> kOffsetShift & kOffsetMask);
+}
 
 BlockHeader* header_of(void* user) noexcept { return static_cast<BlockHeader*>(user) - 1; }
 
@@ -257,7 +302,7 @@ BlockHeader* header_of(void* user) noexcept { return static_cast<BlockHeader*>(u
 void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) noexcept {
   ThreadState& t = t_state;
   const std::size_t offset = !(flags & kBlockHeaders) ? 0 : align > sizeof(BlockHeader) ? align : sizeof(BlockHeader);
-  if (size > static_cast<std::size_t>(-1) - offset) return nullptr;
+  if (size > static_cast<std::size_t>(-1) - offset || offset > kOffsetMask) return nullptr;
   // malloc(0) may return null; the standard wants a unique pointer. And malloc
   // aligns a block only for the objects that fit in it (C11 7.22.3): jemalloc
   // gives an 8-byte block 8-byte alignment. A block smaller than the alignment
@@ -281,7 +326,12 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     track_block(user, size, counted, (t.mode & kCapturing) && counted ? t.capture->last_slot : nullptr);
   }
   if (!(flags & kBlockHeaders)) return base;
-  *header_of(user) = BlockHeader{size, offset << 1 | (counted ? 1u : 0u)};
+  std::uint64_t tag = std::uint64_t{offset} << kOffsetShift | (counted ? kCountedBit : 0);
+  if ((flags & kTaggingBlocks) && counted && t.static_depth == 0) {
+    tag |= g_process.block_tag.load(std::memory_order_relaxed) | kLeakableBit;
+    count_tagged(t, 1, size);
+  }
+  *header_of(user) = BlockHeader{size, tag};
   return user;
 }
 
@@ -328,8 +378,15 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   if (flags & kBlockHeaders) {
     const BlockHeader h = *header_of(user);
     size = h.size;
-    counted = h.offset_and_counted & 1u;
-    base = static_cast<char*>(user) - (h.offset_and_counted >> 1);
+    counted = h.tag & kCountedBit;
+    base = static_cast<char*>(user) - offset_of(h.tag);
+    // A block of this tagging's, freed: no longer live. Tags of earlier
+    // taggings are not this one's (in their top bits).
+    if ((flags & kTaggingBlocks) && (h.tag & kLeakableBit) &&
+        (h.tag & kBlockTagBits) == g_process.block_tag.load(std::memory_order_relaxed)) {
+      count_tagged(t, static_cast<std::uint64_t>(-1), -static_cast<std::uint64_t>(size));
+    }
+    if ((flags & kTaggingBlocks) && user == g_process.disowned_block.load(std::memory_order_relaxed)) counted = false;
   }
   // A tracked block knows its size and whether it was counted, whatever
   // delete form frees it and whichever thread does.
@@ -352,8 +409,55 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
 // The fast path, inlined into the operators below.
 
 // Blocks allocated on the fast path with headers: the header right in front
-// of malloc's pointer, counted.
-constexpr std::size_t kPlainCounted = sizeof(BlockHeader) << 1 | 1u;
+// of malloc's pointer, counted, untagged.
+constexpr std::uint64_t kPlainCounted = sizeof(BlockHeader) << kOffsetShift | kCountedBit;
+
+// A counted test's state on the thread that owns the process totals
+// (GoogleTest's main thread, where nearly all of a suite's allocations are
+// made): block headers, a process scope open, blocks tagged, no mode bit.
+// Its calls take a path of their own: through the general path, counting
+// cost a suite of tests 1.14x its time. Out of line, so that the common
+// path's code stays as it was.
+constexpr std::uint32_t kCountedTest = kBlockHeaders | kProcessScopeOpen | kTaggingBlocks;
+
+bool owns_the_totals(const ThreadState& t) noexcept { return g_process.owner.load(std::memory_order_relaxed) == &t; }
+
+// Null when this is not the owner, or malloc has no block: the general path decides.
+[[gnu::noinline]] void* new_counted_test(ThreadState& t, std::size_t size) noexcept {
+  if (size > static_cast<std::size_t>(-1) - sizeof(BlockHeader) || !owns_the_totals(t)) return nullptr;
+  void* base = std::malloc(sizeof(BlockHeader) + size);
+  if (base == nullptr) return nullptr;
+  count_allocation(t.counters, size);
+  count_owned_allocation(size);
+  std::uint64_t tag = kPlainCounted;
+  if (t.static_depth == 0) {
+    tag |= g_process.block_tag.load(std::memory_order_relaxed) | kLeakableBit;
+    count_owned_tagged(1, size);
+  }
+  auto* header = static_cast<BlockHeader*>(base);
+  *header = BlockHeader{size, tag};
+  return header + 1;
+}
+
+// False when the general path must free it: another thread's call, an
+// uncounted or over-aligned block, the disowned block.
+[[gnu::noinline]] bool delete_counted_test(ThreadState& t, void* p) noexcept {
+  if (p == nullptr || !owns_the_totals(t)) return false;
+  BlockHeader* header = header_of(p);
+  const std::uint64_t tag = header->tag;
+  if ((tag & ~(kBlockTagBits | kLeakableBit)) != kPlainCounted ||
+      p == g_process.disowned_block.load(std::memory_order_relaxed)) {
+    return false;
+  }
+  const std::size_t freed = header->size;
+  if ((tag & kLeakableBit) && (tag & kBlockTagBits) == g_process.block_tag.load(std::memory_order_relaxed)) {
+    count_owned_tagged(static_cast<std::uint64_t>(-1), -static_cast<std::uint64_t>(freed));
+  }
+  count_deallocation(t.counters, freed);
+  count_owned_deallocation(freed);
+  std::free(header);
+  return true;
+}
 
 [[gnu::always_inline, maybe_unused]] inline void* new_fast(std::size_t size) noexcept {
   ThreadState& t = t_state;
@@ -370,6 +474,8 @@ constexpr std::size_t kPlainCounted = sizeof(BlockHeader) << 1 | 1u;
       *header = BlockHeader{size, kPlainCounted};
       return header + 1;
     }
+  } else if (state == kCountedTest) {
+    return new_counted_test(t, size);
   }
   return nullptr;
 }
@@ -392,11 +498,13 @@ template <bool kSized>
   }
   if (state == kBlockHeaders && p != nullptr) {
     BlockHeader* header = header_of(p);
-    if (ALLOCGATE_LIKELY(header->offset_and_counted == kPlainCounted)) {
+    if (ALLOCGATE_LIKELY(header->tag == kPlainCounted)) {
       count_deallocation(t.counters, header->size);
       std::free(header);
       return true;
     }
+  } else if (state == kCountedTest) {
+    return delete_counted_test(t, p);
   }
   return false;
 }

@@ -104,12 +104,20 @@ struct ThreadState {
   // The table counted allocations' stacks go to, while capture is on.
   StackTable* capture = nullptr;
   bool capturing_now = false;  // the unwinder is running: do not recurse
+  // Function-local statics being built on this thread: what they allocate is
+  // kept for the program's life, never a test's leak (block_tracker.h).
+  std::uint32_t static_depth = 0;
 
   void refresh_mode() noexcept {
     mode = (pause_depth != 0 ? kPaused : 0u) | (forbid_depth != 0 ? kForbidden : 0u) |
            (capture != nullptr ? kCapturing : 0u) | (mode & kFailureArmed);
   }
 };
+
+/// Where a block header keeps its tag (hook.cpp): the top 24 bits, so that
+/// 16,777,215 taggings (tests) pass before one tag comes round again.
+inline constexpr int kBlockTagShift = 40;
+inline constexpr std::uint64_t kBlockTagBits = ~std::uint64_t{0} << kBlockTagShift;
 
 /// One share of the process-wide totals.
 struct alignas(64) ProcessTally {  // a cache line of its own: the other share is written by other threads
@@ -119,6 +127,11 @@ struct alignas(64) ProcessTally {  // a cache line of its own: the other share i
   std::atomic<std::uint64_t> bytes_freed{0};
   std::atomic<std::uint64_t> unsized_deallocations{0};
   std::atomic<std::int64_t> live_bytes{0};
+  // While blocks are tagged (kTaggingBlocks): the tagged blocks allocated
+  // and not freed yet, and their bytes. A share may wrap below zero (a
+  // thread freeing another's block); the two shares' sum is exact.
+  std::atomic<std::uint64_t> tagged_blocks{0};
+  std::atomic<std::uint64_t> tagged_bytes{0};
 };
 
 /// Totals over all threads, kept only while a process-wide scope is open
@@ -140,6 +153,13 @@ struct ProcessCounters {
   std::atomic<std::uint64_t> c_allocations{0};
   std::atomic<std::uint64_t> c_deallocations{0};
   std::atomic<std::uint64_t> c_bytes_allocated{0};
+  // The tag of the blocks allocated now, in their headers' top bits
+  // (kBlockTagBits): a new one each time tagging starts (block_tracker.cpp).
+  std::atomic<std::uint64_t> block_tag{0};
+  // While tagging: a block allocated before it began whose free is not
+  // counted (a test's fixture, which GoogleTest's factory made). Compared,
+  // never written through: a pointer handed in may not be a block's start.
+  std::atomic<void*> disowned_block{nullptr};
 
   std::int64_t live_bytes() const noexcept {
     return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);
@@ -163,9 +183,15 @@ enum HookFlags : std::uint32_t {
   kCAllocationsLinked = 1u << 18,  // operator new must bypass the counted malloc
   kProcessScopeOpen = 1u << 19,    // keep the process-wide totals too
   kTrackingBlocks = 1u << 20,      // keep each block's size until it is freed (block_tracker.h)
+  kTaggingBlocks = 1u << 21,       // with block headers: tag each block, tally the tagged ones live
 };
 static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing) &
-               (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks)) == 0);
+               (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks |
+                kTaggingBlocks)) == 0);
+
+/// With block headers linked: marks a block allocated before tagging began
+/// as not counted, so that neither it nor its free is counted (hook.cpp).
+void uncount_block(void* block) noexcept;
 
 std::atomic<std::uint32_t>& hook_flags() noexcept;
 
@@ -176,10 +202,13 @@ const char* hook_source_file() noexcept;
 }  // namespace allocgate::detail
 
 // Link-time options, read by the first allocation of the process. hook.cpp
-// defines both weak and false; the OBJECT libraries allocgate::block_headers
-// (block_headers.cpp) and allocgate::c_allocations define them true.
+// defines them weak and false; the OBJECT libraries allocgate::block_headers
+// (block_headers.cpp) and allocgate::c_allocations define theirs true, and
+// allocgate::gtest defines allocgate_gtest_linked true, which brings block
+// headers too (a test's leaks told by its blocks' tags, block_tracker.h).
 extern "C" const bool allocgate_block_headers_linked;
 extern "C" const bool allocgate_c_allocations_linked;
+extern "C" const bool allocgate_gtest_linked;
 
 // How operator new and delete reach the C allocator. Weak definitions in
 // hook.cpp call malloc, free and posix_memalign; allocgate::c_allocations

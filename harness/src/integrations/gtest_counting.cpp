@@ -126,7 +126,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       }
     }
     test_thread_ = std::this_thread::get_id();
-    allocgate::detail::start_tracking_blocks();
+    allocgate::detail::start_tracking_blocks(capture_ != nullptr);  // stacks for a leak's lines
     allocgate::detail::disown_block(fixture, 0);  // GoogleTest's factory made it: not the test's, nor its free
     scope_.emplace();
   }

@@ -23,6 +23,12 @@ using ::testing::TestPartResult;
 using ::testing::UnitTest;
 using ::testing::internal::AssertHelper;
 
+// A program whose tests allocgate::gtest counts runs with block headers
+// (counting/hook.cpp): a test's leaks are told by a tag in each block's
+// header, with no table of blocks. Defined here: the wrapped functions below
+// bring this file into every such program's link, and only into those.
+extern "C" const bool allocgate_gtest_linked = true;
+
 #define ALLOCGATE_GTEST_WRAPPED(result, name, parameters, symbol) \
   ALLOCGATE_WRAPPED_IN(allocgate::testing::detail, result, name, parameters, symbol)
 

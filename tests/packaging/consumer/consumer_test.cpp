@@ -17,10 +17,9 @@ TEST(Consumer, CountsAreExact) {
   EXPECT_EQ(r.mean, 1.0);
 }
 
-// Freed sizes: allocgate::gtest tracks every block a test allocates, so the
-// size of an unsized delete is known under either layout;
-// consumer_block_headers_test links allocgate::block_headers and reads it
-// from the block's header instead.
+// Freed sizes: a program counted by allocgate::gtest runs with block headers,
+// so the size of an unsized delete is known; consumer_block_headers_test
+// links allocgate::block_headers as well, which changes nothing.
 TEST(Consumer, FreedSizesAreKnownInACountedTest) {
   const auto stats = allocgate::measure([] {
     std::vector<int> sized(100);                        // std::allocator frees with the size
@@ -34,11 +33,7 @@ TEST(Consumer, FreedSizesAreKnownInACountedTest) {
   EXPECT_EQ(stats.unsized_deallocations, 0u);
   EXPECT_EQ(stats.bytes_freed, 410u);
   EXPECT_EQ(stats.net_bytes, 0);
-#if CONSUMER_BLOCK_HEADERS
   EXPECT_EQ(allocgate::size_tracking(), allocgate::SizeTracking::block_headers);
-#else
-  EXPECT_EQ(allocgate::size_tracking(), allocgate::SizeTracking::sized_delete);
-#endif
 }
 
 // Every public header at the consumer's standard (C++17 or C++20): the
