@@ -52,7 +52,7 @@ void allocate(Block& b, std::mt19937& rng, bool tagging, Expected& e) {
   const bool for_a_static = rng() % 10 == 0 && tagging;  // the same draws either way
   if (for_a_static) allocgate::detail::begin_static_initialization();
   b.aligned = rng() % 8 == 0;
-  b.p = static_cast<char*>(kept(b.aligned ? ::operator new(b.size, std::align_val_t{64}) : ::operator new(b.size)));
+  b.p = static_cast<char*>(kept(b.aligned ? ::operator new (b.size, std::align_val_t{64}) : ::operator new(b.size)));
   if (for_a_static) allocgate::detail::end_static_initialization();
   b.tagged = tagging && !for_a_static;
   ++e.allocations;
@@ -63,7 +63,7 @@ void release(Block& b, std::mt19937& rng, Expected& e) {
   // Sized or unsized at random: the header knows the size either way.
   const bool sized = rng() % 2 == 0;
   if (b.aligned) {
-    sized ? ::operator delete(b.p, b.size, std::align_val_t{64}) : ::operator delete(b.p, std::align_val_t{64});
+    sized ? ::operator delete (b.p, b.size, std::align_val_t{64}) : ::operator delete (b.p, std::align_val_t{64});
   } else {
     sized ? ::operator delete(b.p, b.size) : ::operator delete(b.p);
   }

@@ -420,11 +420,18 @@ constexpr std::uint64_t kPlainCounted = sizeof(BlockHeader) << kOffsetShift | kC
 // path's code stays as it was.
 constexpr std::uint32_t kCountedTest = kBlockHeaders | kProcessScopeOpen | kTaggingBlocks;
 
-bool owns_the_totals(const ThreadState& t) noexcept { return g_process.owner.load(std::memory_order_relaxed) == &t; }
+// Whether the calling thread owns the process totals, with the flags read
+// again with acquire (the fast path read them relaxed; on x86 the same
+// instruction): this thread then sees the tag and the tally that the thread
+// which set kTaggingBlocks wrote before it.
+bool tagging_on_the_owner(const ThreadState& t) noexcept {
+  return g_flags.load(std::memory_order_acquire) == kCountedTest &&
+         g_process.owner.load(std::memory_order_relaxed) == &t;
+}
 
 // Null when this is not the owner, or malloc has no block: the general path decides.
 [[gnu::noinline]] void* new_counted_test(ThreadState& t, std::size_t size) noexcept {
-  if (size > static_cast<std::size_t>(-1) - sizeof(BlockHeader) || !owns_the_totals(t)) return nullptr;
+  if (size > static_cast<std::size_t>(-1) - sizeof(BlockHeader) || !tagging_on_the_owner(t)) return nullptr;
   void* base = std::malloc(sizeof(BlockHeader) + size);
   if (base == nullptr) return nullptr;
   count_allocation(t.counters, size);
@@ -442,7 +449,7 @@ bool owns_the_totals(const ThreadState& t) noexcept { return g_process.owner.loa
 // False when the general path must free it: another thread's call, an
 // uncounted or over-aligned block, the disowned block.
 [[gnu::noinline]] bool delete_counted_test(ThreadState& t, void* p) noexcept {
-  if (p == nullptr || !owns_the_totals(t)) return false;
+  if (p == nullptr || !tagging_on_the_owner(t)) return false;
   BlockHeader* header = header_of(p);
   const std::uint64_t tag = header->tag;
   if ((tag & ~(kBlockTagBits | kLeakableBit)) != kPlainCounted ||
