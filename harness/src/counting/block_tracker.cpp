@@ -26,6 +26,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <initializer_list>
 
 #include "counting/thread_state.h"
 

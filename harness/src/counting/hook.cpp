@@ -430,7 +430,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
 }
 
 // Null when this is not the owner, or malloc has no block: the general path decides.
-[[gnu::noinline]] void* new_counted_test(ThreadState& t, std::size_t size) noexcept {
+[[gnu::noinline, maybe_unused]] void* new_counted_test(ThreadState& t, std::size_t size) noexcept {
   if (size > static_cast<std::size_t>(-1) - sizeof(BlockHeader) || !tagging_on_the_owner(t)) return nullptr;
   void* base = std::malloc(sizeof(BlockHeader) + size);
   if (base == nullptr) return nullptr;
@@ -448,7 +448,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
 
 // False when the general path must free it: another thread's call, an
 // uncounted or over-aligned block, the disowned block.
-[[gnu::noinline]] bool delete_counted_test(ThreadState& t, void* p) noexcept {
+[[gnu::noinline, maybe_unused]] bool delete_counted_test(ThreadState& t, void* p) noexcept {
   if (p == nullptr || !tagging_on_the_owner(t)) return false;
   BlockHeader* header = header_of(p);
   const std::uint64_t tag = header->tag;
