@@ -50,8 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     print_html(sink, report);
     print_comparison(sink, compare_reports(report, report), false);
     BoundsFile bounds;
-    std::vector<std::string> changes, refused;
+    std::vector<BoundChange> changes;
+    std::vector<std::string> refused;
     bounds = update_bounds(bounds, report, "fuzz", false, changes, refused);
+    for (const BoundChange& change : changes) sink << describe(change, report) << '\n';
     const GateResult gate = evaluate(report, bounds, "fuzz", "bounds.json");
     print_text(sink, gate);
     print_markdown(sink, gate);
