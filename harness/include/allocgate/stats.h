@@ -32,7 +32,8 @@ struct CAllocationStats {
 /// Counts and requested bytes are always exact. The size of a freed block is
 /// known when the delete passed it (sized delete: g++ does for every delete of
 /// a complete type and every std::allocator, clang with -fsized-deallocation,
-/// which allocgate::harness adds) or when allocgate::block_headers is linked.
+/// which allocgate::harness adds) or when block headers are linked
+/// (allocgate::block_headers; allocgate::gtest brings them).
 /// Otherwise the free is an unsized deallocation: counted, but its bytes are
 /// missing from bytes_freed, so net_bytes and peak_live_bytes are upper
 /// bounds. sizes_known() tells which.
@@ -73,10 +74,9 @@ struct AllocationStats {
 
 /// How the hook learns the size of a freed block; fixed for the process.
 enum class SizeTracking {
-  /// The default: from sized delete, unknown for unsized ones but in a test
-  /// counted by allocgate::gtest, which keeps each block's size while it runs.
+  /// The default: from sized delete, unknown for unsized ones.
   sized_delete,
-  block_headers,  ///< allocgate::block_headers is linked: always known
+  block_headers,  ///< allocgate::block_headers or allocgate::gtest is linked: always known
 };
 
 /// The process's SizeTracking.
