@@ -380,13 +380,14 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     size = h.size;
     counted = h.tag & kCountedBit;
     base = static_cast<char*>(user) - offset_of(h.tag);
-    // A block of this tagging's, freed: no longer live. Tags of earlier
-    // taggings are not this one's (in their top bits).
-    if ((flags & kTaggingBlocks) && (h.tag & kLeakableBit) &&
-        (h.tag & kBlockTagBits) == g_process.block_tag.load(std::memory_order_relaxed)) {
-      count_tagged(t, static_cast<std::uint64_t>(-1), -static_cast<std::uint64_t>(size));
+    if (flags & kTaggingBlocks) {
+      // A block of this tagging's, freed: no longer live. Tags of earlier
+      // taggings are not this one's (in their top bits).
+      if ((h.tag & kLeakableBit) && (h.tag & kBlockTagBits) == g_process.block_tag.load(std::memory_order_relaxed)) {
+        count_tagged(t, static_cast<std::uint64_t>(-1), -static_cast<std::uint64_t>(size));
+      }
+      if (user == g_process.disowned_block.load(std::memory_order_relaxed)) counted = false;
     }
-    if ((flags & kTaggingBlocks) && user == g_process.disowned_block.load(std::memory_order_relaxed)) counted = false;
   }
   // A tracked block knows its size and whether it was counted, whatever
   // delete form frees it and whichever thread does.

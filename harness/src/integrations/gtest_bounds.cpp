@@ -59,9 +59,11 @@ void record(const std::string& file, const std::string& toolchain, const std::st
       return;
     }
     RecordedBound b = section[*at].bound;
-    if (allocations < b.allocs_per_op) b.allocs_per_op = allocations;
-    if (b.bytes_per_op && bytes < *b.bytes_per_op) b.bytes_per_op = bytes;
-    section.set(*at, b);
+    const bool fewer = allocations < b.allocs_per_op;
+    const bool smaller = b.bytes_per_op && bytes < *b.bytes_per_op;
+    if (fewer) b.allocs_per_op = allocations;
+    if (smaller) b.bytes_per_op = bytes;
+    if (fewer || smaller) section.set(*at, b);  // a set keeps a new record
   });
 }
 
