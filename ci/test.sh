@@ -4,9 +4,11 @@
 #   ci/test.sh         every push (.ci/run; about 30 minutes on 2 cores): every
 #                      test under release (g++), libcxx (clang with libc++) and
 #                      asan-ubsan, the threaded tests under tsan, the fuzzers;
-#                      of the consumer projects, the README's quickstart only
+#                      of the consumer projects, the README's quickstart and the
+#                      framework matrix's oldest, newest and system versions
 #   ci/test.sh --long  every preset in full: adds the packaging tests (four consumer variants, a plain Release packaged)
-#                      (tests/packaging), the clang preset (clang with
+#                      (tests/packaging), every GoogleTest and Google Benchmark
+#                      release of the framework matrix (tests/frameworks), the clang preset (clang with
 #                      libstdc++) and every test under tsan (tsan-all)
 # ALLOCGATE_TEST_PRESETS="release" narrows the list.
 set -euo pipefail
@@ -32,7 +34,9 @@ for preset in "${presets[@]}"; do
   if $long; then
     ctest --preset "$preset"
   else
-    ctest --preset "$preset" -LE packaging  # the consumer projects: minutes each
+    # The consumer projects, minutes each: the packaging tests and all but
+    # the oldest, newest and system frameworks of the matrix.
+    ctest --preset "$preset" -LE "packaging|framework_matrix_long"
   fi
 done
 echo "== tests done in ${SECONDS}s" >&2

@@ -35,17 +35,39 @@ if(TARGET allocgate_sites)
 endif()
 if(TARGET allocgate_bounds)
   # The JSON files, for gtest and benchmark
-  allocgate_install_export(Files allocgate_files allocgate_bounds allocgate_site_summary)
-endif()
-if(TARGET allocgate_gtest)
-  allocgate_install_export(Gtest allocgate_gtest_library allocgate_gtest allocgate_gtest_main)
-  list(APPEND ALLOCGATE_COMPONENTS gtest)
-endif()
-if(TARGET allocgate_benchmark)
-  allocgate_install_export(Benchmark allocgate_benchmark allocgate_benchmark_main)
-  list(APPEND ALLOCGATE_COMPONENTS benchmark)
+  # The JSON files and what the integrations need beside a framework's headers.
+  allocgate_install_export(Files allocgate_files allocgate_bounds allocgate_site_summary allocgate_integration_support)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+
+# allocgate::gtest and allocgate::benchmark are compiled in the consumer's
+# build, against the framework it has (cmake/allocgateIntegrations.cmake):
+# their sources and the internal headers they include, laid out as one
+# include directory, src/.
+set(ALLOCGATE_INTEGRATIONS_DIR ${CMAKE_INSTALL_DATADIR}/allocgate/integrations)
+if(TARGET allocgate_integration_support)
+  set(harness_src ${PROJECT_SOURCE_DIR}/harness/src)
+  install(FILES ${harness_src}/integrations/gtest.cpp ${harness_src}/integrations/gtest_bounds.cpp
+    ${harness_src}/integrations/gtest_counting.cpp ${harness_src}/integrations/gtest_leak_rerun.cpp
+    ${harness_src}/integrations/gtest_wrapped.cpp ${harness_src}/integrations/gtest_main.cpp
+    ${harness_src}/integrations/benchmark.cpp ${harness_src}/integrations/benchmark_loop.cpp
+    ${harness_src}/integrations/benchmark_own_main.cpp ${harness_src}/integrations/benchmark_main.cpp
+    DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src/integrations)
+  foreach(dir IN ITEMS integrations counting capture)
+    install(DIRECTORY ${harness_src}/${dir}/ DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src/${dir}
+      FILES_MATCHING PATTERN "*.h")
+  endforeach()
+  install(FILES ${PROJECT_SOURCE_DIR}/files/atomic_write.h ${PROJECT_SOURCE_DIR}/files/escape.h
+    ${PROJECT_SOURCE_DIR}/files/format.h ${PROJECT_SOURCE_DIR}/files/input_error.h
+    DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src)
+  install(FILES ${PROJECT_SOURCE_DIR}/cmake/allocgateIntegrations.cmake DESTINATION ${ALLOCGATE_CMAKE_DIR})
+  if(GTest_FOUND)
+    list(APPEND ALLOCGATE_COMPONENTS gtest)
+  endif()
+  if(benchmark_FOUND)
+    list(APPEND ALLOCGATE_COMPONENTS benchmark)
+  endif()
+endif()
 
 # pkg-config, for Meson, Make and any build without CMake: one .pc per
 # component (cmake/pkgconfig), relocatable (paths from the .pc's own place).
@@ -58,8 +80,13 @@ allocgate_install_pc(allocgate)
 if(TARGET allocgate_sites)
   allocgate_install_pc(allocgate-sites)
 endif()
+# pkg-config has no way to compile sources in its consumer's build: its
+# allocgate-gtest and allocgate-benchmark are the archives built here,
+# against the GoogleTest and Google Benchmark this build found (docs/package.md).
 if(TARGET allocgate_gtest)
-  list(TRANSFORM ALLOCGATE_GTEST_WRAPPED PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wrap_flags)
+  install(TARGETS allocgate_gtest_library ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  get_property(gtest_wrapped GLOBAL PROPERTY ALLOCGATE_GTEST_WRAPPED_HERE)
+  list(TRANSFORM gtest_wrapped PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wrap_flags)
   list(JOIN wrap_flags " " ALLOCGATE_GTEST_WRAP_FLAGS)
   allocgate_install_pc(allocgate-gtest)
   allocgate_install_pc(allocgate-gtest-main)
@@ -67,6 +94,7 @@ if(TARGET allocgate_gtest)
     RENAME allocgate_gtest_main.o)
 endif()
 if(TARGET allocgate_benchmark)
+  install(TARGETS allocgate_benchmark ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   list(TRANSFORM ALLOCGATE_BENCHMARK_WRAPPED PREPEND "-Wl,--wrap=" OUTPUT_VARIABLE wrap_flags)
   list(JOIN wrap_flags " " ALLOCGATE_BENCHMARK_WRAP_FLAGS)
   allocgate_install_pc(allocgate-benchmark)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Writing a file whole or not at all (json_file.h): an unnamed temporary
+// Writing a file whole or not at all (atomic_write.h): an unnamed temporary
 // beside the target, linked and renamed over it, through symlinks, keeping
 // the old file's mode, owner and group.
+
+#include "atomic_write.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -19,7 +21,6 @@
 #include <string_view>
 
 #include "input_error.h"
-#include "json_file.h"
 
 namespace allocgate::files {
 

@@ -3,7 +3,7 @@
 //
 // The link of a program that uses allocgate::benchmark wraps Google
 // Benchmark's loop entry points with ld's --wrap (wrapped.h; the list is
-// ALLOCGATE_BENCHMARK_WRAPPED in harness/CMakeLists.txt):
+// ALLOCGATE_BENCHMARK_WRAPPED in cmake/allocgateIntegrations.cmake):
 //
 //   State::StartKeepRunning()   the loop begins: `for (auto _ : state)` calls it
 //                               from State::end(), `while (state.KeepRunning())`

@@ -22,23 +22,26 @@
 #include <thread>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "allocgate/guards.h"
-#include "allocgate/report_keys.h"
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
-#include "allocgate/toolchain.h"
-#include "capture/site_summary.h"
 #include "counting/block_tracker.h"
 #include "counting/thread_state.h"
+#include "atomic_write.h"
 #include "escape.h"
 #include "input_error.h"
 #include "integrations/flag_value.h"
-#include "integrations/git_context.h"
 #include "integrations/gtest_leak_rerun.h"
 #include "integrations/static_guard.h"
-#include "json_file.h"
+#include "integrations/test_report.h"
+
+// GoogleTest 1.12 reads its flags with GTEST_FLAG_GET; 1.11 names them with
+// GTEST_FLAG alone.
+#ifdef GTEST_FLAG_GET
+#define ALLOCGATE_GTEST_FLAG(name) GTEST_FLAG_GET(name)
+#else
+#define ALLOCGATE_GTEST_FLAG(name) ::testing::GTEST_FLAG(name)
+#endif
 
 namespace allocgate::testing::detail {
 namespace {
@@ -66,21 +69,9 @@ bool environment_switch(const char* name, bool& target, std::ostream& err) {
 
 bool g_flags_taken = false;
 
-// One test's figures: a run of it (--gtest_repeat runs it again).
-struct TestRun {
-  // Named when the report is written (Suite.Name, as --gtest_filter spells
-  // it): GoogleTest keeps its tests until the program ends.
-  const ::testing::TestInfo* test = nullptr;
-  AllocationStats stats;
-  allocgate::detail::LiveTotals leaked;
-  bool failed = false;
-  std::optional<site_summary::Summary> sites;
-};
-
-// The counted runs, in the order they ran, and the count of each test
-// seen (for repetition_index).
+// The counted runs, in the order they ran, and the tests that ran uncounted.
 struct Counted {
-  std::vector<TestRun> runs;
+  integrations::TestReport report;
   std::size_t uncounted = 0;  // tests whose fixture was not seen being built
   std::string first_uncounted;
 };
@@ -163,9 +154,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       }
     }
     if (!info.result()->Skipped()) {  // a skipped test is not a case
-      TestRun run{&info, stats, leaked, info.result()->Failed(), std::nullopt};
-      if (options.sites && capture_) run.sites = site_summary::summarize(capture_->profile(options.source_root), 1.0);
-      counted().runs.push_back(std::move(run));
+      const integrations::TestFigures figures{stats, leaked.blocks, leaked.bytes, info.result()->Failed()};
+      std::optional<SiteProfile> sites;
+      if (options.sites && capture_) sites = capture_->profile(options.source_root);
+      counted().report.add(full_name(info), figures, sites ? &*sites : nullptr);
     }
   }
 
@@ -212,50 +204,9 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
 CountingListener* g_listener = nullptr;
 
-nlohmann::json report_json() {
-  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}};
-  if (const std::vector<std::string> argv = ::testing::internal::GetArgvs(); !argv.empty()) {
-    context["executable"] = argv.front();
-  }
-  if (const auto state = integrations::git_state()) {
-    context[keys::kGitCommit] = state->commit;
-    if (state->dirty) context[keys::kGitDirty] = *state->dirty ? "true" : "false";
-  }
-  // GoogleTest's shards count from 0, allocgate's from 1. GoogleTest itself
-  // refuses values that are not numbers.
-  const char* shards = std::getenv("GTEST_TOTAL_SHARDS");
-  const char* shard = std::getenv("GTEST_SHARD_INDEX");
-  if (shards != nullptr && shard != nullptr && std::atoi(shards) > 1) {
-    context[keys::kShard] = std::to_string(std::atoi(shard) + 1) + "/" + std::to_string(std::atoi(shards));
-  }
-  std::map<std::string, int> repetitions, index;
-  for (const TestRun& run : counted().runs) ++repetitions[full_name(*run.test)];
-  nlohmann::json benchmarks = nlohmann::json::array();
-  for (const TestRun& run : counted().runs) {
-    // Google Benchmark's layout, a run per repetition: the report readers
-    // tell a count that differs between repeats (VARIES) as they do for
-    // benchmarks.
-    const std::string name = full_name(*run.test);
-    nlohmann::json entry = {{"name", name},
-                            {"run_name", name},
-                            {"run_type", "iteration"},
-                            {"repetitions", repetitions[name]},
-                            {"repetition_index", index[name]++},
-                            {"iterations", 1},
-                            {keys::kAllocsPerOp, run.stats.allocations},
-                            {keys::kBytesPerOp, run.stats.bytes_allocated}};
-    // Exact when every free's size was known; otherwise not told, never guessed.
-    if (run.stats.sizes_known()) entry[keys::kPeakBytes] = run.stats.peak_live_bytes;
-    entry[keys::kLeakedBytesPerOp] = run.leaked.bytes;
-    entry[keys::kLeakedBlocks] = run.leaked.blocks;
-    if (run.failed) entry[keys::kTestFailed] = true;
-    if (run.sites) {
-      entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);
-      entry[site_summary::keys::kStacks] = site_summary::stacks_json(run.sites->stacks);
-    }
-    benchmarks.push_back(std::move(entry));
-  }
-  return {{"context", std::move(context)}, {"benchmarks", std::move(benchmarks)}};
+std::string executable() {
+  const std::vector<std::string> argv = ::testing::internal::GetArgvs();
+  return argv.empty() ? std::string() : argv.front();
 }
 
 }  // namespace
@@ -373,9 +324,9 @@ bool write_counted_report() {
   // A death test's child, run anew as GoogleTest's "threadsafe" style does,
   // is not the run the report is of.
   // --gtest_list_tests (ctest's gtest_discover_tests) runs nothing to report.
-  if (out.empty() || !GTEST_FLAG_GET(internal_run_death_test).empty() || GTEST_FLAG_GET(list_tests)) return true;
+  if (out.empty() || !ALLOCGATE_GTEST_FLAG(internal_run_death_test).empty() || ALLOCGATE_GTEST_FLAG(list_tests)) return true;
   try {
-    files::write_file_atomically(out, report_json().dump(2) + "\n");
+    c.report.write(out, executable());
   } catch (const std::exception& e) {
     std::cerr << "allocgate: --allocgate_out: " << e.what() << '\n';
     return false;

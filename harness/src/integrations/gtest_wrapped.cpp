@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // GoogleTest's functions that allocgate::gtest wraps (listed in
-// harness/CMakeLists.txt, ALLOCGATE_GTEST_WRAPPED): InitGoogleTest and
+// cmake/allocgateIntegrations.cmake, ALLOCGATE_GTEST_WRAPPED): InitGoogleTest and
 // UnitTest::Run, which install the counting; testing::Test's constructor,
 // where a test's counting begins; and the functions of GoogleTest's own
 // that a test's code calls into, which run paused so that their allocations

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // ld's --wrap, as allocgate::benchmark and allocgate::gtest use it: a call to SYMBOL in a linked
 // object reaches __wrap_SYMBOL, and __real_SYMBOL reaches the original. The
-// symbols are listed in harness/CMakeLists.txt (ALLOCGATE_*_WRAPPED)
+// symbols are listed in cmake/allocgateIntegrations.cmake (ALLOCGATE_*_WRAPPED)
 // by their Itanium ABI names: a Google Benchmark whose functions are named
 // otherwise fails to link (undefined __real_...), never runs uncounted.
 #pragma once

@@ -1,0 +1,277 @@
+# SPDX-License-Identifier: Apache-2.0
+# allocgate::gtest, allocgate::gtest_main, allocgate::benchmark and
+# allocgate::benchmark_main: the parts of allocgate that include a test
+# framework's headers. They are compiled in the build that links them, against
+# the framework target that build has (GTest::gtest, benchmark::benchmark),
+# whichever version and however it came (a package, FetchContent,
+# add_subdirectory, static or shared): a binary holds one framework's layouts.
+# What needs no framework header (counting, reports, bounds, symbolizing) is
+# prebuilt (allocgate::integration_support). allocgate's own build calls
+# these functions on its source tree; the package calls them on the sources it
+# installs (docs/package.md).
+
+include_guard(GLOBAL)
+include(CheckCXXSourceCompiles)
+
+# The framework versions the compatibility tests build (tests/frameworks):
+# patch releases of a tested minor version are taken, others refused.
+set(ALLOCGATE_GTEST_OLDEST 1.11)
+set(ALLOCGATE_GTEST_NEWEST 1.18)
+set(ALLOCGATE_BENCHMARK_OLDEST 1.7)
+set(ALLOCGATE_BENCHMARK_NEWEST 1.9)
+
+# What the program's calls to GoogleTest reach first (ld --wrap: see
+# src/integrations/gtest_wrapped.cpp). Every name is the same in GoogleTest
+# 1.11 to 1.18, as tests/frameworks checks by building each.
+set(ALLOCGATE_GTEST_WRAPPED
+    _ZN7testing14InitGoogleTestEPiPPc  # InitGoogleTest(int*, char**)
+    _ZN7testing8UnitTest3RunEv         # UnitTest::Run(), RUN_ALL_TESTS()
+    _ZN7testing4TestC2Ev               # Test::Test(), where a test's counting begins
+    # GoogleTest's own, run paused: a failure's recording and printing, SCOPED_TRACE's bookkeeping
+    _ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeEPKciS5_
+    _ZN7testing8internal12AssertHelperD1Ev
+    _ZNK7testing8internal12AssertHelperaSERKNS_7MessageE
+    _ZN7testing7MessageC1Ev
+    _ZN7testing11ScopedTraceD1Ev)
+# Names that spell the standard library's std::string: PushTrace
+# (SCOPED_TRACE), Message::GetString, DeathTest::Create (a death assertion
+# begins). gtest_wrapped.cpp picks the same spelling.
+set(ALLOCGATE_GTEST_WRAPPED_LIBSTDCXX
+    _ZN7testing11ScopedTrace9PushTraceEPKciNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+    _ZNK7testing7Message9GetStringB5cxx11Ev
+    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEEES3_iPPS1_)
+set(ALLOCGATE_GTEST_WRAPPED_LIBCXX
+    _ZN7testing11ScopedTrace9PushTraceEPKciNSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE
+    _ZNK7testing7Message9GetStringEv
+    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_9allocatorIcEEEEEES3_iPPS1_)
+
+# Google Benchmark's loop entry points (src/integrations/benchmark_loop.h),
+# the same names in 1.7 to 1.9.
+set(ALLOCGATE_BENCHMARK_WRAPPED
+    _ZN9benchmark5State16StartKeepRunningEv   # State::StartKeepRunning()
+    _ZN9benchmark5State17FinishKeepRunningEv  # State::FinishKeepRunning()
+    _ZN9benchmark5State11PauseTimingEv        # State::PauseTiming()
+    _ZN9benchmark5State12ResumeTimingEv       # State::ResumeTiming()
+    _ZN9benchmark10InitializeEPiPPcPFvvE      # Initialize(int*, char**, void (*)())
+    _ZN9benchmark22RunSpecifiedBenchmarksEv   # RunSpecifiedBenchmarks()
+    _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterE  # RunSpecifiedBenchmarks(BenchmarkReporter*)
+    # RunSpecifiedBenchmarks(BenchmarkReporter*, BenchmarkReporter*)
+    _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_)
+
+# _allocgate_integration_library(name EXPORT_NAME n SOURCES ... INCLUDE_DIRS
+# ... [QUIET]): a library of integration sources, C++20 inside, asking
+# nothing of its users' standard. QUIET: compiled in another project's build,
+# where that project's warning flags are not for allocgate's code.
+function(_allocgate_integration_library name type)
+  cmake_parse_arguments(ARG "QUIET" "EXPORT_NAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  add_library(${name} ${type} ${ARG_SOURCES})
+  add_library(allocgate::${ARG_EXPORT_NAME} ALIAS ${name})
+  set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME})
+  target_include_directories(${name} PRIVATE ${ARG_INCLUDE_DIRS})
+  target_compile_features(${name} PRIVATE cxx_std_20)
+  if(ARG_QUIET)
+    target_compile_options(${name} PRIVATE -w)
+  elseif(COMMAND allocgate_warnings)
+    allocgate_warnings(${name})
+  endif()
+endfunction()
+
+function(_allocgate_wrap target)
+  foreach(symbol IN LISTS ARGN)
+    target_link_options(${target} INTERFACE "LINKER:--wrap=${symbol}")
+  endforeach()
+endfunction()
+
+# allocgate_add_gtest_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
+# allocgate::gtest (the assertions, and every test counted by the wrapped
+# calls), allocgate::gtest_library (the code without the wrapping) and
+# allocgate::gtest_main, on GTest::gtest.
+function(allocgate_add_gtest_integration)
+  cmake_parse_arguments(ARG "QUIET" "SOURCE_DIR" "INCLUDE_DIRS" ${ARGN})
+  set(options INCLUDE_DIRS ${ARG_INCLUDE_DIRS})
+  if(ARG_QUIET)
+    list(APPEND options QUIET)
+  endif()
+  set(src ${ARG_SOURCE_DIR})
+  _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library ${options}
+    SOURCES ${src}/gtest.cpp ${src}/gtest_bounds.cpp ${src}/gtest_counting.cpp ${src}/gtest_leak_rerun.cpp
+            ${src}/gtest_wrapped.cpp)
+  set_target_properties(allocgate_gtest_library PROPERTIES OUTPUT_NAME allocgate_gtest)  # liballocgate_gtest.a
+  target_link_libraries(allocgate_gtest_library PUBLIC allocgate::harness allocgate::sites GTest::gtest
+    PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
+
+  add_library(allocgate_gtest INTERFACE)
+  add_library(allocgate::gtest ALIAS allocgate_gtest)
+  set_target_properties(allocgate_gtest PROPERTIES EXPORT_NAME gtest)
+  target_link_libraries(allocgate_gtest INTERFACE allocgate_gtest_library)
+  check_cxx_source_compiles("#include <ciso646>\n#ifdef _LIBCPP_VERSION\n#error libc++\n#endif\nint main() {}"
+    ALLOCGATE_LIBSTDCXX)
+  if(ALLOCGATE_LIBSTDCXX)
+    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBSTDCXX})
+  else()
+    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBCXX})
+  endif()
+  _allocgate_wrap(allocgate_gtest ${wrapped})
+  set_property(GLOBAL PROPERTY ALLOCGATE_GTEST_WRAPPED_HERE ${wrapped})  # for the .pc files
+
+  # main() for a test binary: InitGoogleTest and RUN_ALL_TESTS, counted. An
+  # OBJECT library, as allocgate::benchmark_main is: with a main of the
+  # program's own, the link fails naming both.
+  _allocgate_integration_library(allocgate_gtest_main OBJECT EXPORT_NAME gtest_main ${options}
+    SOURCES ${src}/gtest_main.cpp)
+  target_link_libraries(allocgate_gtest_main PUBLIC allocgate::gtest)
+endfunction()
+
+# allocgate_add_benchmark_integration(SOURCE_DIR dir INCLUDE_DIRS dirs...
+# [QUIET]): allocgate::benchmark and allocgate::benchmark_main, on
+# benchmark::benchmark.
+function(allocgate_add_benchmark_integration)
+  cmake_parse_arguments(ARG "QUIET" "SOURCE_DIR" "INCLUDE_DIRS" ${ARGN})
+  set(options INCLUDE_DIRS ${ARG_INCLUDE_DIRS})
+  if(ARG_QUIET)
+    list(APPEND options QUIET)
+  endif()
+  set(src ${ARG_SOURCE_DIR})
+  _allocgate_integration_library(allocgate_benchmark STATIC EXPORT_NAME benchmark ${options}
+    SOURCES ${src}/benchmark.cpp ${src}/benchmark_loop.cpp ${src}/benchmark_own_main.cpp)
+  target_link_libraries(allocgate_benchmark PUBLIC allocgate::harness allocgate::sites benchmark::benchmark
+    PRIVATE allocgate::integration_support allocgate::files)
+  # Every benchmark's timed loop counted with no code: the program's calls to
+  # Google Benchmark's loop entry points reach allocgate first.
+  _allocgate_wrap(allocgate_benchmark ${ALLOCGATE_BENCHMARK_WRAPPED})
+  # An OBJECT library, so its main() always enters the link, ahead of any
+  # archive: with Google Benchmark's benchmark_main also linked, this main
+  # wins and that archive's is never pulled in; with a BENCHMARK_MAIN() of the
+  # program's own, the link fails naming both.
+  _allocgate_integration_library(allocgate_benchmark_main OBJECT EXPORT_NAME benchmark_main ${options}
+    SOURCES ${src}/benchmark_main.cpp)
+  target_link_libraries(allocgate_benchmark_main PUBLIC allocgate::benchmark)
+endfunction()
+
+# The version of the framework behind `target` (GTest::gtest or
+# benchmark::benchmark): read from the project() of the source tree it was
+# built from (FetchContent, add_subdirectory), else from the package's
+# version variable `package_version`; empty when neither tells.
+function(_allocgate_framework_version target package_version pattern out)
+  set(version "")
+  get_target_property(aliased ${target} ALIASED_TARGET)
+  if(aliased)
+    set(target ${aliased})
+  endif()
+  get_target_property(imported ${target} IMPORTED)
+  if(NOT imported)
+    # Google Benchmark's own VERSION comes from `git describe`, which reads the
+    # tags of any repository its source was unpacked in: its project() line
+    # is what the release says.
+    get_target_property(dir ${target} SOURCE_DIR)
+    foreach(candidate IN ITEMS ${dir} ${dir}/..)
+      if(EXISTS ${candidate}/CMakeLists.txt)
+        file(STRINGS ${candidate}/CMakeLists.txt lines REGEX "${pattern}")
+        if(lines)
+          list(GET lines 0 line)
+          string(REGEX MATCH "[0-9]+\\.[0-9]+(\\.[0-9]+)?" version "${line}")
+          break()
+        endif()
+      endif()
+    endforeach()
+    if(NOT version)
+      get_target_property(version ${target} VERSION)
+    endif()
+  elseif(DEFINED ${package_version})
+    set(version ${${package_version}})
+  endif()
+  if(NOT version)
+    set(version "")
+  endif()
+  set(${out} ${version} PARENT_SCOPE)
+endfunction()
+
+# Refuses a framework version outside the tested range, in one line naming it
+# and what to do; ALLOCGATE_UNTESTED_FRAMEWORKS=ON makes it a warning.
+function(_allocgate_check_version name target package_version pattern oldest newest)
+  _allocgate_framework_version(${target} ${package_version} "${pattern}" version)
+  if(NOT version)
+    message(STATUS "allocgate: the ${name} version of ${target} is not told; its entry points are checked at "
+                   "link time")
+    return()
+  endif()
+  string(REGEX MATCH "^[0-9]+\\.[0-9]+" minor "${version}")
+  if(minor VERSION_LESS oldest OR minor VERSION_GREATER newest)
+    set(text "allocgate: ${name} ${version} (${target}) is outside the versions allocgate is tested with (${oldest} "
+             "to ${newest}): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON to try it")
+    if(ALLOCGATE_UNTESTED_FRAMEWORKS)
+      message(WARNING "${text}")
+    else()
+      message(FATAL_ERROR "${text}")
+    endif()
+  endif()
+endfunction()
+
+# Whether `target` (a framework's main library) is a shared library.
+function(_allocgate_is_shared target out)
+  set(shared FALSE)
+  if(TARGET ${target})
+    get_target_property(aliased ${target} ALIASED_TARGET)
+    if(aliased)
+      set(target ${aliased})
+    endif()
+    get_target_property(type ${target} TYPE)
+    if(type STREQUAL "SHARED_LIBRARY")
+      set(shared TRUE)
+    elseif(type STREQUAL "UNKNOWN_LIBRARY")
+      get_target_property(location ${target} LOCATION)
+      if(location MATCHES "\\.so(\\.|$)")
+        set(shared TRUE)
+      endif()
+    endif()
+  endif()
+  set(${out} ${shared} PARENT_SCOPE)
+endfunction()
+
+# allocgate_check_frameworks(gtest|benchmark...): the checks a consumer's
+# configuration ends with, once every target exists, for the integrations
+# its programs link: the framework each compiles against is there (found as a
+# package only when the project brought none) and of a tested version.
+function(allocgate_check_frameworks)
+  if("gtest" IN_LIST ARGN)
+    if(NOT TARGET GTest::gtest AND TARGET gtest)
+      add_library(GTest::gtest ALIAS gtest)
+    endif()
+    if(NOT TARGET GTest::gtest)
+      find_package(GTest QUIET)
+      if(NOT TARGET GTest::gtest)
+        message(FATAL_ERROR "allocgate::gtest needs GoogleTest: bring it (FetchContent, add_subdirectory) or "
+                            "install it (apt-get install libgtest-dev)")
+      endif()
+      _allocgate_make_global(GTest::gtest GTest::gtest_main GTest::gmock GTest::gmock_main)
+    endif()
+    _allocgate_check_version(GoogleTest GTest::gtest GTest_VERSION "GOOGLETEST_VERSION [0-9]"
+      ${ALLOCGATE_GTEST_OLDEST} ${ALLOCGATE_GTEST_NEWEST})
+  endif()
+  if("benchmark" IN_LIST ARGN)
+    if(NOT TARGET benchmark::benchmark)
+      find_package(benchmark QUIET)
+      if(NOT TARGET benchmark::benchmark)
+        message(FATAL_ERROR "allocgate::benchmark needs Google Benchmark: bring it (FetchContent, "
+                            "add_subdirectory) or install it (apt-get install libbenchmark-dev)")
+      endif()
+      _allocgate_make_global(benchmark::benchmark benchmark::benchmark_main)
+    endif()
+    _allocgate_check_version("Google Benchmark" benchmark::benchmark benchmark_VERSION
+      "project *\\( *benchmark" ${ALLOCGATE_BENCHMARK_OLDEST} ${ALLOCGATE_BENCHMARK_NEWEST})
+  endif()
+endfunction()
+
+# Imported targets found here, at the end of the top directory, seen from
+# every directory (the integrations may have been made in another).
+function(_allocgate_make_global)
+  foreach(target IN LISTS ARGN)
+    if(TARGET ${target})
+      get_target_property(aliased ${target} ALIASED_TARGET)
+      get_target_property(global ${target} IMPORTED_GLOBAL)
+      if(NOT aliased AND NOT global)
+        set_target_properties(${target} PROPERTIES IMPORTED_GLOBAL TRUE)
+      endif()
+    endif()
+  endforeach()
+endfunction()

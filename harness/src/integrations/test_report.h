@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// The report of a counted test suite, whatever framework ran it: a case per
+// test run, in Google Benchmark's JSON layout (the report readers take both).
+// Framework-free and prebuilt: the integrations compiled in a project's own
+// build (see cmake/allocgateIntegrations.cmake) hand it plain figures, so no
+// JSON library's headers reach that build.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "allocgate/sites.h"
+#include "allocgate/stats.h"
+
+namespace allocgate::integrations {
+
+/// What one run of one test measured.
+struct TestFigures {
+  AllocationStats stats;
+  std::uint64_t leaked_blocks = 0;
+  std::uint64_t leaked_bytes = 0;
+  bool failed = false;
+};
+
+class TestReport {
+ public:
+  TestReport();
+  ~TestReport();
+  TestReport(const TestReport&) = delete;
+  TestReport& operator=(const TestReport&) = delete;
+
+  /// Appends a run of `name` (a test run again, as --gtest_repeat does, is
+  /// a repetition of the same case). `sites`, when given, is summarized now.
+  void add(std::string name, const TestFigures& figures, const SiteProfile* sites);
+
+  /// Writes the report to `path` atomically; `executable` is argv[0]. The
+  /// shard (GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX) and the commit are
+  /// read here. Throws std::exception when it cannot be written.
+  void write(const std::string& path, const std::string& executable) const;
+
+ private:
+  struct Runs;
+  std::unique_ptr<Runs> runs_;
+};
+
+}  // namespace allocgate::integrations
