@@ -56,10 +56,12 @@ int update(const Options& o, const reports::Report& report, const std::string& t
     std::cerr << "allocgate: " << files::terminal_text(o.bounds_file) << " left unchanged\n";
     return kBadInput;
   }
+  std::size_t changed = 0;
   for (const reports::BoundChange& change : changes) {
     std::cout << files::terminal_text(reports::describe(change, report)) << "\n";
+    if (change.kind != reports::BoundChange::Kind::failed_test) ++changed;
   }
-  std::cout << files::terminal_text(o.bounds_file) << ": " << changes.size() << " change(s) for "
+  std::cout << files::terminal_text(o.bounds_file) << ": " << changed << " change(s) for "
             << files::terminal_text(toolchain) << "\n";
   return kSuccess;
 }

@@ -520,6 +520,10 @@ std::string flaky_figures(const CaseResult& c) {
 
 std::string describe(const BoundChange& change, const Report& report) {
   using Kind = BoundChange::Kind;
+  if (change.kind == Kind::failed_test) {
+    return "not recorded " + report.cases.name(change.case_index) +
+           ": the test failed, and a failed test's figures hold its framework's formatting of the failure";
+  }
   std::string line = change.kind == Kind::added       ? "added "
                      : change.kind == Kind::tightened ? "tightened "
                                                       : "loosened ";
@@ -541,6 +545,10 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
   for (std::size_t i = 0; i < report.cases.size(); ++i) {
     const CaseResult c = report.cases[i];
     const auto index = static_cast<std::uint32_t>(i);
+    if (c.test_failed) {
+      changes.push_back({index, BoundChange::Kind::failed_test, false, 0, 0});
+      continue;
+    }
     const std::optional<std::size_t> at = section.index_of(c.name);
     std::optional<bounds::Bound> bound;
     if (at) bound = section[*at].bound;

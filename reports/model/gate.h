@@ -121,20 +121,24 @@ void print_github_annotations(std::ostream& out, const GateResult& result);
 /// A change `--update` makes to a bound, made into its line when printed:
 /// a million added bounds are a million of these, not a million strings.
 struct BoundChange {
-  enum class Kind : std::uint8_t { added, tightened, loosened };
+  /// failed_test: not a change; a failed test's figures are never recorded
+  /// (they hold the framework's formatting of the failure).
+  enum class Kind : std::uint8_t { added, tightened, loosened, failed_test };
   std::uint32_t case_index;  ///< into the report's cases
   Kind kind;
   bool bytes;   ///< bytes/op moved; else allocs/op (the figure added, for an added bound)
   double from;  ///< unused when added
   double to;
 };
-/// "added NAME: allocs/op 3", "tightened NAME: bytes/op 96 -> 64".
+/// "added NAME: allocs/op 3", "tightened NAME: bytes/op 96 -> 64",
+/// "not recorded NAME: the test failed ...".
 std::string describe(const BoundChange& change, const Report& report);
 
 /// `--update`: the bounds with the toolchain's section rewritten from the
 /// report: a case's bound only tightens unless allow_loosen; new cases are
 /// added; notes and tolerances are kept. `changes` receives one entry per
-/// change, in the report's order. A figure that would make a flaky bound is
+/// change, in the report's order, and one per failed test, whose figures are
+/// never recorded. A figure that would make a flaky bound is
 /// not recorded: a count that varies between repetitions, or allocs/op or
 /// bytes/op that are not whole numbers (they change with the iteration
 /// count), unless the case's bound has a tolerance. `refused` receives one

@@ -160,6 +160,31 @@ TEST(GateUpdate, TightensAddsAndKeepsNotesButLoosensOnlyWhenAllowed) {
   EXPECT_EQ(again.toolchains.at("tc").size(), 4u);
 }
 
+// A failed test's figures hold its framework's formatting of the failure
+// (GoogleTest's EXPECT_EQ prints both values in the test's own code): never
+// a bound, new or tightened, and said.
+TEST(GateUpdate, AFailedTestsFiguresAreNeverRecorded) {
+  BoundsFile bounds = bounds_of({{"Suite.Tightens", {{"allocs_per_op", 10}}}});
+  const Report report =
+      report_of(json::array({{{"name", "Suite.Tightens"}, {"allocs_per_op", 4}, {"allocgate_test_failed", true}},
+                             {{"name", "Suite.New"}, {"allocs_per_op", 15}, {"allocgate_test_failed", true}},
+                             {{"name", "Suite.Passes"}, {"allocs_per_op", 1}}}));
+  std::vector<BoundChange> changes;
+  std::vector<std::string> refused;
+  const BoundsFile updated = update_bounds(bounds, report, "tc", false, changes, refused);
+  EXPECT_TRUE(refused.empty());
+  const auto& tc = updated.toolchains.at("tc");
+  EXPECT_EQ(tc.find("Suite.Tightens").value().allocs_per_op, 10);
+  EXPECT_FALSE(tc.find("Suite.New"));
+  EXPECT_EQ(tc.find("Suite.Passes").value().allocs_per_op, 1);
+  EXPECT_EQ(lines(changes, report),
+            (std::vector<std::string>{"not recorded Suite.Tightens: the test failed, and a failed test's figures hold "
+                                      "its framework's formatting of the failure",
+                                      "not recorded Suite.New: the test failed, and a failed test's figures hold its "
+                                      "framework's formatting of the failure",
+                                      "added Suite.Passes: allocs/op 1"}));
+}
+
 TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {
   std::vector<BoundChange> changes;
   std::vector<std::string> refused;
