@@ -189,7 +189,10 @@ endfunction()
 # Refuses a framework version outside the tested range, in one line naming it
 # and what to do; ALLOCGATE_UNTESTED_FRAMEWORKS=ON makes it a warning.
 function(_allocgate_check_version name target package_version pattern oldest newest)
-  _allocgate_framework_version(${target} ${package_version} "${pattern}" version)
+  set(version "")
+  if(TARGET ${target})
+    _allocgate_framework_version(${target} ${package_version} "${pattern}" version)
+  endif()
   if(NOT version)
     message(STATUS "allocgate: the ${name} version of ${target} is not told; its entry points are checked at "
                    "link time")
@@ -234,10 +237,12 @@ endfunction()
 # package only when the project brought none) and of a tested version.
 function(allocgate_check_frameworks)
   if("gtest" IN_LIST ARGN)
-    if(NOT TARGET GTest::gtest AND TARGET gtest)
+    _allocgate_seen(GTest::gtest allocgate_gtest_library seen)
+    if(NOT seen AND TARGET gtest)
       add_library(GTest::gtest ALIAS gtest)
+      set(seen TRUE)
     endif()
-    if(NOT TARGET GTest::gtest)
+    if(NOT seen)
       find_package(GTest QUIET)
       if(NOT TARGET GTest::gtest)
         message(FATAL_ERROR "allocgate::gtest needs GoogleTest: bring it (FetchContent, add_subdirectory) or "
@@ -249,7 +254,8 @@ function(allocgate_check_frameworks)
       ${ALLOCGATE_GTEST_OLDEST} ${ALLOCGATE_GTEST_NEWEST})
   endif()
   if("benchmark" IN_LIST ARGN)
-    if(NOT TARGET benchmark::benchmark)
+    _allocgate_seen(benchmark::benchmark allocgate_benchmark seen)
+    if(NOT seen)
       find_package(benchmark QUIET)
       if(NOT TARGET benchmark::benchmark)
         message(FATAL_ERROR "allocgate::benchmark needs Google Benchmark: bring it (FetchContent, "
@@ -260,6 +266,27 @@ function(allocgate_check_frameworks)
     _allocgate_check_version("Google Benchmark" benchmark::benchmark benchmark_VERSION
       "project *\\( *benchmark" ${ALLOCGATE_BENCHMARK_OLDEST} ${ALLOCGATE_BENCHMARK_NEWEST})
   endif()
+endfunction()
+
+# Whether `name` is a target the integration `user` sees: a global one
+# (FetchContent's, add_subdirectory's), or one imported in the directory
+# that made `user` or a parent of it (a find_package there).
+function(_allocgate_seen name user out)
+  set(seen FALSE)
+  if(TARGET ${name})
+    set(seen TRUE)
+  else()
+    get_target_property(directory ${user} SOURCE_DIR)
+    while(directory)
+      get_property(imported DIRECTORY ${directory} PROPERTY IMPORTED_TARGETS)
+      if(name IN_LIST imported)
+        set(seen TRUE)
+        break()
+      endif()
+      get_property(directory DIRECTORY ${directory} PROPERTY PARENT_DIRECTORY)
+    endwhile()
+  endif()
+  set(${out} ${seen} PARENT_SCOPE)
 endfunction()
 
 # Imported targets found here, at the end of the top directory, seen from

@@ -521,7 +521,7 @@ std::string flaky_figures(const CaseResult& c) {
 std::string describe(const BoundChange& change, const Report& report) {
   using Kind = BoundChange::Kind;
   if (change.kind == Kind::failed_test) {
-    return "not recorded " + report.cases.name(change.case_index) +
+    return "not recorded " + std::string(report.cases.name(change.case_index)) +
            ": the test failed, and a failed test's figures hold its framework's formatting of the failure";
   }
   std::string line = change.kind == Kind::added       ? "added "

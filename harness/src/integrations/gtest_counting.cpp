@@ -36,11 +36,13 @@
 #include "integrations/test_report.h"
 
 // GoogleTest 1.12 reads its flags with GTEST_FLAG_GET; 1.11 names them with
-// GTEST_FLAG alone.
+// GTEST_FLAG alone, its death tests' own in testing::internal.
 #ifdef GTEST_FLAG_GET
 #define ALLOCGATE_GTEST_FLAG(name) GTEST_FLAG_GET(name)
+#define ALLOCGATE_GTEST_DEATH_TEST_FLAG(name) GTEST_FLAG_GET(name)
 #else
 #define ALLOCGATE_GTEST_FLAG(name) ::testing::GTEST_FLAG(name)
+#define ALLOCGATE_GTEST_DEATH_TEST_FLAG(name) ::testing::internal::GTEST_FLAG(name)
 #endif
 
 namespace allocgate::testing::detail {
@@ -324,7 +326,7 @@ bool write_counted_report() {
   // A death test's child, run anew as GoogleTest's "threadsafe" style does,
   // is not the run the report is of.
   // --gtest_list_tests (ctest's gtest_discover_tests) runs nothing to report.
-  if (out.empty() || !ALLOCGATE_GTEST_FLAG(internal_run_death_test).empty() || ALLOCGATE_GTEST_FLAG(list_tests)) return true;
+  if (out.empty() || !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() || ALLOCGATE_GTEST_FLAG(list_tests)) return true;
   try {
     c.report.write(out, executable());
   } catch (const std::exception& e) {
