@@ -200,8 +200,9 @@ function(_allocgate_check_version name target package_version pattern oldest new
   endif()
   string(REGEX MATCH "^[0-9]+\\.[0-9]+" minor "${version}")
   if(minor VERSION_LESS oldest OR minor VERSION_GREATER newest)
-    set(text "allocgate: ${name} ${version} (${target}) is outside the versions allocgate is tested with (${oldest} "
-             "to ${newest}): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON to try it")
+    string(CONCAT text "allocgate: ${name} ${version} (${target}) is outside the versions allocgate is tested "
+                       "with (${oldest} to ${newest}): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON "
+                       "to try it")
     if(ALLOCGATE_UNTESTED_FRAMEWORKS)
       message(WARNING "${text}")
     else()

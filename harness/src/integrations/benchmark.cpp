@@ -120,6 +120,18 @@ class ExactCountersConsole : public ::benchmark::ConsoleReporter {
   }
 };
 
+// Whether a run stopped before its loop was counted: Google Benchmark 1.7
+// says so in Run::error_occurred, 1.8 and later in Run::skipped (an error, or
+// SkipWithMessage).
+template <class Run>
+auto stopped_early(const Run& run, int) -> decltype(static_cast<int>(run.skipped), bool()) {
+  return static_cast<int>(run.skipped) != 0;
+}
+template <class Run>
+bool stopped_early(const Run& run, long) {
+  return run.error_occurred;
+}
+
 // Forwards to the reporter it wraps and remembers benchmarks that reported no
 // allocation counters, so that a loop left uncounted is said out loud rather
 // than read as "allocates nothing".
@@ -137,7 +149,7 @@ class MissingCountersCheck : public ::benchmark::BenchmarkReporter {
     // Every run here is of one benchmark: the captures since the last report are its.
     if (!runs.empty()) detail::attribute_captures(runs.front().run_name.str());
     for (const Run& run : runs) {
-      if (run.run_type == Run::RT_Iteration && !run.error_occurred &&
+      if (run.run_type == Run::RT_Iteration && !stopped_early(run, 0) &&
           run.counters.find(kAllocsPerOp) == run.counters.end()) {
         missing_.insert(run.benchmark_name());
       }

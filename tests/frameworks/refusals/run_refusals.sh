@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Each configuration allocgate refuses fails in one line that names what is
+# wrong and what to do; ALLOCGATE_UNTESTED_FRAMEWORKS=ON makes a version a warning.
+# Usage: run_refusals.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 source=$2 work=$3
+here=$source/tests/frameworks/refusals
+rm -rf "$work"
+mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+tar -xzf "$(cd "$source/.." && pwd)/shared/compat/googletest-1.18.0.tar.gz" -C "$work"
+
+# configure NAME EXPECTED_EXIT PATTERN cmake-arguments...
+configure() {
+  local name=$1 expected=$2 pattern=$3
+  shift 3
+  local code=0
+  cmake -S "$here" -B "$work/$name" -DCMAKE_PREFIX_PATH="$work/prefix" "$@" >"$work/$name.log" 2>&1 || code=$?
+  if [ "$code" != "$expected" ] || ! tr -s ' \n' ' ' <"$work/$name.log" | grep -q "$pattern"; then
+    cat "$work/$name.log"
+    echo "FAIL: $name: exit $code (expected $expected), or no '$pattern'" >&2
+    exit 1
+  fi
+}
+configure old_version 1 "allocgate: GoogleTest 1.10.0 (GTest::gtest) is outside the versions allocgate is tested with (1.11 to 1.18): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON to try it" -DCASE=old_version
+configure old_version_allowed 0 "GoogleTest 1.10.0 (GTest::gtest) is outside the versions" -DCASE=old_version -DALLOCGATE_UNTESTED_FRAMEWORKS=ON
+configure shared_main 1 "tests links GTest::gtest_main, a shared library whose main() calls the framework where allocgate cannot count it: link allocgate::gtest_main in its place" -DCASE=shared_main -DGTEST_SOURCE="$work/googletest-1.18.0"
+echo "PASS: an old GoogleTest and a shared gtest_main refused in one line each"
