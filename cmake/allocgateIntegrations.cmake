@@ -10,15 +10,8 @@
 # these functions on its source tree; the package calls them on the sources it
 # installs (docs/package.md).
 
-include_guard(GLOBAL)
+include_guard(DIRECTORY)  # the lists below are variables of the including directory
 include(CheckCXXSourceCompiles)
-
-# The framework versions the compatibility tests build (tests/frameworks):
-# patch releases of a tested minor version are taken, others refused.
-set(ALLOCGATE_GTEST_OLDEST 1.11)
-set(ALLOCGATE_GTEST_NEWEST 1.18)
-set(ALLOCGATE_BENCHMARK_OLDEST 1.7)
-set(ALLOCGATE_BENCHMARK_NEWEST 1.9)
 
 # What the program's calls to GoogleTest reach first (ld --wrap: see
 # src/integrations/gtest_wrapped.cpp). Every name is the same in GoogleTest
@@ -237,6 +230,14 @@ endfunction()
 # its programs link: the framework each compiles against is there (found as a
 # package only when the project brought none) and of a tested version.
 function(allocgate_check_frameworks)
+  # The framework versions the compatibility tests build (tests/frameworks):
+  # patch releases of a tested minor version are taken, others refused.
+  # Here, not in the file's scope: the check runs in the top directory, and
+  # the file may have been included in another.
+  set(ALLOCGATE_GTEST_OLDEST 1.11)
+  set(ALLOCGATE_GTEST_NEWEST 1.18)
+  set(ALLOCGATE_BENCHMARK_OLDEST 1.7)
+  set(ALLOCGATE_BENCHMARK_NEWEST 1.9)
   if("gtest" IN_LIST ARGN)
     _allocgate_seen(GTest::gtest allocgate_gtest_library seen)
     if(NOT seen AND TARGET gtest)
