@@ -25,9 +25,9 @@
 #include "allocgate/guards.h"
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
+#include "atomic_write.h"
 #include "counting/block_tracker.h"
 #include "counting/thread_state.h"
-#include "atomic_write.h"
 #include "escape.h"
 #include "input_error.h"
 #include "integrations/flag_value.h"
@@ -326,7 +326,9 @@ bool write_counted_report() {
   // A death test's child, run anew as GoogleTest's "threadsafe" style does,
   // is not the run the report is of.
   // --gtest_list_tests (ctest's gtest_discover_tests) runs nothing to report.
-  if (out.empty() || !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() || ALLOCGATE_GTEST_FLAG(list_tests)) return true;
+  if (out.empty() || !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() ||
+      ALLOCGATE_GTEST_FLAG(list_tests))
+    return true;
   try {
     c.report.write(out, executable());
   } catch (const std::exception& e) {
