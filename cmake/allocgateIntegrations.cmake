@@ -51,12 +51,14 @@ set(ALLOCGATE_BENCHMARK_WRAPPED
     # RunSpecifiedBenchmarks(BenchmarkReporter*, BenchmarkReporter*)
     _ZN9benchmark22RunSpecifiedBenchmarksEPNS_17BenchmarkReporterES1_)
 
-# _allocgate_integration_library(name EXPORT_NAME n SOURCES ... INCLUDE_DIRS
-# ... [QUIET]): a library of integration sources, C++20 inside, asking
-# nothing of its users' standard. QUIET: compiled in another project's build,
-# where that project's warning flags are not for allocgate's code.
+# _allocgate_integration_library(name type EXPORT_NAME n SOURCES files...
+# SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]): a library of integration
+# sources (named in SOURCE_DIR), C++20 inside, asking nothing of its users'
+# standard. QUIET: compiled in another project's build, where that project's
+# warning flags are not for allocgate's code.
 function(_allocgate_integration_library name type)
-  cmake_parse_arguments(ARG "QUIET" "EXPORT_NAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  cmake_parse_arguments(ARG "QUIET" "EXPORT_NAME;SOURCE_DIR" "SOURCES;INCLUDE_DIRS" ${ARGN})
+  list(TRANSFORM ARG_SOURCES PREPEND ${ARG_SOURCE_DIR}/)
   add_library(${name} ${type} ${ARG_SOURCES})
   add_library(allocgate::${ARG_EXPORT_NAME} ALIAS ${name})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${ARG_EXPORT_NAME})
@@ -80,15 +82,8 @@ endfunction()
 # calls), allocgate::gtest_library (the code without the wrapping) and
 # allocgate::gtest_main, on GTest::gtest.
 function(allocgate_add_gtest_integration)
-  cmake_parse_arguments(ARG "QUIET" "SOURCE_DIR" "INCLUDE_DIRS" ${ARGN})
-  set(options INCLUDE_DIRS ${ARG_INCLUDE_DIRS})
-  if(ARG_QUIET)
-    list(APPEND options QUIET)
-  endif()
-  set(src ${ARG_SOURCE_DIR})
-  _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library ${options}
-    SOURCES ${src}/gtest.cpp ${src}/gtest_bounds.cpp ${src}/gtest_counting.cpp ${src}/gtest_leak_rerun.cpp
-            ${src}/gtest_wrapped.cpp)
+  _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library
+    SOURCES gtest.cpp gtest_bounds.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp ${ARGN})
   set_target_properties(allocgate_gtest_library PROPERTIES OUTPUT_NAME allocgate_gtest)  # liballocgate_gtest.a
   target_link_libraries(allocgate_gtest_library PUBLIC allocgate::harness allocgate::sites GTest::gtest
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
@@ -110,8 +105,7 @@ function(allocgate_add_gtest_integration)
   # main() for a test binary: InitGoogleTest and RUN_ALL_TESTS, counted. An
   # OBJECT library, as allocgate::benchmark_main is: with a main of the
   # program's own, the link fails naming both.
-  _allocgate_integration_library(allocgate_gtest_main OBJECT EXPORT_NAME gtest_main ${options}
-    SOURCES ${src}/gtest_main.cpp)
+  _allocgate_integration_library(allocgate_gtest_main OBJECT EXPORT_NAME gtest_main SOURCES gtest_main.cpp ${ARGN})
   target_link_libraries(allocgate_gtest_main PUBLIC allocgate::gtest)
 endfunction()
 
@@ -119,14 +113,8 @@ endfunction()
 # [QUIET]): allocgate::benchmark and allocgate::benchmark_main, on
 # benchmark::benchmark.
 function(allocgate_add_benchmark_integration)
-  cmake_parse_arguments(ARG "QUIET" "SOURCE_DIR" "INCLUDE_DIRS" ${ARGN})
-  set(options INCLUDE_DIRS ${ARG_INCLUDE_DIRS})
-  if(ARG_QUIET)
-    list(APPEND options QUIET)
-  endif()
-  set(src ${ARG_SOURCE_DIR})
-  _allocgate_integration_library(allocgate_benchmark STATIC EXPORT_NAME benchmark ${options}
-    SOURCES ${src}/benchmark.cpp ${src}/benchmark_loop.cpp ${src}/benchmark_own_main.cpp)
+  _allocgate_integration_library(allocgate_benchmark STATIC EXPORT_NAME benchmark
+    SOURCES benchmark.cpp benchmark_loop.cpp benchmark_own_main.cpp ${ARGN})
   target_link_libraries(allocgate_benchmark PUBLIC allocgate::harness allocgate::sites benchmark::benchmark
     PRIVATE allocgate::integration_support allocgate::files)
   # Every benchmark's timed loop counted with no code: the program's calls to
@@ -136,8 +124,8 @@ function(allocgate_add_benchmark_integration)
   # archive: with Google Benchmark's benchmark_main also linked, this main
   # wins and that archive's is never pulled in; with a BENCHMARK_MAIN() of the
   # program's own, the link fails naming both.
-  _allocgate_integration_library(allocgate_benchmark_main OBJECT EXPORT_NAME benchmark_main ${options}
-    SOURCES ${src}/benchmark_main.cpp)
+  _allocgate_integration_library(allocgate_benchmark_main OBJECT EXPORT_NAME benchmark_main
+    SOURCES benchmark_main.cpp ${ARGN})
   target_link_libraries(allocgate_benchmark_main PUBLIC allocgate::benchmark)
 endfunction()
 

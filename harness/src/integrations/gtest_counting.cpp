@@ -206,6 +206,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
 CountingListener* g_listener = nullptr;
 
+// argv[0], as GoogleTest kept it; empty when InitGoogleTest had none.
 std::string executable() {
   const std::vector<std::string> argv = ::testing::internal::GetArgvs();
   return argv.empty() ? std::string() : argv.front();
@@ -295,8 +296,8 @@ void install_counting() {
   // gtest_discover_tests binary as a process of its own, and `allocgate
   // merge DIR/*.json` joins them.
   if (std::string& out = counting_options().out; !out.empty() && std::filesystem::is_directory(out)) {
-    const std::vector<std::string> argv = ::testing::internal::GetArgvs();
-    const std::string program = argv.empty() ? "tests" : std::filesystem::path(argv.front()).filename().string();
+    const std::string path = executable();
+    const std::string program = path.empty() ? "tests" : std::filesystem::path(path).filename().string();
     out = (std::filesystem::path(out) / (program + "." + std::to_string(::getpid()) + ".json")).string();
   }
   // A report that cannot be written is said before the tests run, not after.
