@@ -25,7 +25,9 @@ set(ALLOCGATE_GTEST_WRAPPED
     _ZN7testing8internal12AssertHelperD1Ev
     _ZNK7testing8internal12AssertHelperaSERKNS_7MessageE
     _ZN7testing7MessageC1Ev
-    _ZN7testing11ScopedTraceD1Ev)
+    _ZN7testing11ScopedTraceD1Ev
+    _ZN7testing8internal10AlwaysTrueEv  # AlwaysTrue(): a macro's statement begins (a death assertion's matcher next)
+    )
 # Names that spell the standard library's std::string: PushTrace
 # (SCOPED_TRACE), Message::GetString, DeathTest::Create (a death assertion
 # begins). gtest_wrapped.cpp picks the same spelling.

@@ -63,15 +63,11 @@ if [ "$shared" = ON ]; then
   ldd "$work/build/primer_tests" | grep -q "$work/build.*libgtest" || fail "GoogleTest is not linked shared"
 fi
 
-# The figures of each case, in one line each, sorted by name. A death test's
-# bytes are left out: the parent counts the matcher GoogleTest builds from the
-# assertion's regex, whose size differs between GoogleTest versions (231 B in
-# 1.12.1, 255 B in 1.18.0; docs/testing.md). Its allocations are compared.
+# The figures of each case, in one line each, sorted by name.
 figures() {
   jq -r '.benchmarks[] | select(.run_type == "iteration") |
-    [.name, ."allocs/op", (if (.name | startswith("Death.")) then "-" else ."bytes/op" end),
-     (."leaked_bytes/op" // "-"), (.allocgate_leaked_blocks // "-"), (.allocgate_test_failed // false)] | @tsv' "$1" |
-    sort
+    [.name, ."allocs/op", ."bytes/op", (.peak_bytes // "-"), (."leaked_bytes/op" // "-"),
+     (.allocgate_leaked_blocks // "-"), (.allocgate_test_failed // false)] | @tsv' "$1" | sort
 }
 status=0
 "$work/build/primer_tests" --allocgate_out="$work/tests.json" >"$work/tests.log" 2>&1 || status=$?

@@ -100,6 +100,7 @@ TEST(Failures, AFailedTestIsReportedWithItsFigures) {
 }
 
 TEST(Death, TheChildsAllocationsAreNotTheParents) {
+  const std::string before(30, 'b');
   EXPECT_DEATH(
       {
         const std::vector<char> big(100000);

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
@@ -20,6 +21,7 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "allocgate/guards.h"
@@ -95,6 +97,19 @@ std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
 }
 
+// Takes out of a test's figures what was made between `from` and `to` (a
+// death assertion's matcher: after it the test's thread runs paused). Its
+// bytes leave any peak reached while they were live; the peak before it
+// stays.
+void take_out(AllocationStats& stats, const AllocationStats& from, const AllocationStats& to) {
+  stats.allocations -= to.allocations - from.allocations;
+  stats.bytes_allocated -= to.bytes_allocated - from.bytes_allocated;
+  const std::int64_t made = to.net_bytes - from.net_bytes;
+  const std::int64_t peak = static_cast<std::int64_t>(stats.peak_live_bytes) - std::max<std::int64_t>(made, 0);
+  stats.peak_live_bytes =
+      std::max<std::uint64_t>(from.peak_live_bytes, static_cast<std::uint64_t>(std::max<std::int64_t>(peak, 0)));
+}
+
 // Between OnTestStart and OnTestEnd of each test that runs. Appended after
 // every other listener: its OnTestStart runs last and its OnTestEnd first,
 // so no other listener's work falls inside a test's figures, and a leak it
@@ -124,16 +139,27 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     scope_.emplace();
   }
 
+  // The figures as a statement of GoogleTest's macros begins
+  // (statement_begins), on the test's thread while it counts.
+  void statement_begins() {
+    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) before_statement_ = scope_->stats();
+  }
+
   // Pauses the test's thread until the test ends (death_test_started). A
   // death assertion on another thread is counted: its pause could not be
-  // ended on the thread that made it.
+  // ended on the thread that made it. What the assertion made since its
+  // statement began, the matcher GoogleTest builds from its regex, is
+  // GoogleTest's: kept to take out of the figures.
   void pause_to_the_end() {
-    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) paused_to_end_.emplace();
+    if (!scope_ || paused_to_end_ || std::this_thread::get_id() != test_thread_) return;
+    if (before_statement_) death_matcher_ = {*before_statement_, scope_->stats()};
+    paused_to_end_.emplace();
   }
 
   void OnTestEnd(const ::testing::TestInfo& info) override {
     waiting_.store(false, std::memory_order_relaxed);
     paused_to_end_.reset();
+    before_statement_.reset();
     if (!scope_) {
       if (!info.result()->Skipped()) {
         ++counted().uncounted;
@@ -141,7 +167,11 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       }
       return;
     }
-    const AllocationStats stats = scope_->stats();
+    AllocationStats stats = scope_->stats();
+    if (death_matcher_) {
+      take_out(stats, death_matcher_->first, death_matcher_->second);
+      death_matcher_.reset();
+    }
     const PauseCounting pause;
     if (capture_) capture_->stop();
     const allocgate::detail::LiveTotals leaked = allocgate::detail::live_blocks(capture_ ? add_live : nullptr);
@@ -201,6 +231,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::unique_ptr<CaptureSites> capture_;
   std::optional<ProcessAllocationScope> scope_;
   std::optional<PauseCounting> paused_to_end_;
+  std::optional<AllocationStats> before_statement_;
+  std::optional<std::pair<AllocationStats, AllocationStats>> death_matcher_;  // its figures before and after
   std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
 };
 
@@ -341,6 +373,10 @@ bool write_counted_report() {
 
 void fixture_constructed(void* fixture) {
   if (g_listener != nullptr) g_listener->begin(fixture);
+}
+
+void statement_begins() {
+  if (g_listener != nullptr) g_listener->statement_begins();
 }
 
 void death_test_started() {

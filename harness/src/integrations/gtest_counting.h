@@ -49,9 +49,15 @@ bool write_counted_report();
 /// counting begins, with `fixture` as the fixture's own block.
 void fixture_constructed(void* fixture);
 
+/// One of GoogleTest's statement macros begins (it calls
+/// testing::internal::AlwaysTrue() first): the figures are noted, so that a
+/// death assertion can take out the matcher it builds next.
+void statement_begins();
+
 /// A death assertion begins: the child's allocations are the child's, and
-/// what GoogleTest does here for it (virtual calls, not told apart from the
-/// test's code) is not counted: the rest of the test runs paused.
+/// what GoogleTest does here for it (the matcher made from its regex since
+/// statement_begins, and virtual calls not told apart from the test's code)
+/// is not counted: the rest of the test runs paused.
 void death_test_started();
 
 }  // namespace allocgate::testing::detail

@@ -43,6 +43,7 @@ ALLOCGATE_GTEST_WRAPPED(void, assert_helper_destructor, (AssertHelper * self), "
 ALLOCGATE_GTEST_WRAPPED(void, assert_helper_assign, (const AssertHelper* self, const Message& message),
                         "_ZNK7testing8internal12AssertHelperaSERKNS_7MessageE")
 ALLOCGATE_GTEST_WRAPPED(void, message, (Message * self), "_ZN7testing7MessageC1Ev")
+ALLOCGATE_GTEST_WRAPPED(bool, always_true, (), "_ZN7testing8internal10AlwaysTrueEv")
 ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace * self), "_ZN7testing11ScopedTraceD1Ev")
 // These three spell the standard library's std::string in their names
 // (libstdc++'s std::__cxx11, libc++'s std::__1): see CMakeLists.txt.
@@ -117,6 +118,13 @@ std::string get_string(const Message* self) {
   const PauseCounting pause;
   return real::get_string(self);
 }
+// Called by GoogleTest's statement macros before their statement; a death
+// assertion builds its matcher right after, in the test's own code.
+bool always_true() {
+  statement_begins();
+  return real::always_true();
+}
+
 bool create_death_test(const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
                        int line, ::testing::internal::DeathTest** test) {
   death_test_started();  // the rest of the test runs paused in this process
