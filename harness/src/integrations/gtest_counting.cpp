@@ -97,10 +97,10 @@ std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
 }
 
-// Takes out of a test's figures what was made between `from` and `to` (a
-// death assertion's matcher: after it the test's thread runs paused). Its
-// bytes leave any peak reached while they were live; the peak before it
-// stays.
+// Takes out of the figures a report holds (allocations, bytes, peak) what
+// was made between `from` and `to` (a death assertion's matcher: after it the
+// test's thread runs paused). Its bytes leave any peak reached while they
+// were live; the peak before it stays.
 void take_out(AllocationStats& stats, const AllocationStats& from, const AllocationStats& to) {
   stats.allocations -= to.allocations - from.allocations;
   stats.bytes_allocated -= to.bytes_allocated - from.bytes_allocated;
