@@ -10,12 +10,17 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "allocgate/scope.h"
 #include "command.h"
 #include "primer_style_code.h"
+
+#ifdef MATCHER_TESTS  // built where GoogleTest has gMock (CMakeLists.txt)
+#include <gmock/gmock.h>
+#endif
 
 namespace {
 
@@ -149,6 +154,25 @@ TEST_F(ZeroCodeTests, ADeathTestCountsNeitherItsChildNorGoogleTestsMatcher) {
   expect_figures(tests, "Death.TheChildsAllocationsAreNotTheParents", {1, long_string(30), 0, 0});
   EXPECT_EQ(tests.at("Death.TheChildsAllocationsAreNotTheParents").at("peak_bytes"), long_string(30));
 }
+
+#ifdef MATCHER_TESTS
+// A passing EXPECT_THAT calls nothing of GoogleTest's that allocates: the
+// matcher its expression builds (ElementsAre's element matchers) is the
+// test's, the same on every run, and so is what the statement makes here.
+TEST_F(ZeroCodeTests, AMatcherTheTestsExpressionBuildsIsTheTests) {
+  allocgate::AllocationStats expected;
+  {
+    allocgate::AllocationScope scope;
+    const std::vector<int> v{1, 2};
+    EXPECT_THAT(v, ::testing::ElementsAre(1, 2));
+    expected = scope.stats();
+  }
+  ASSERT_GT(expected.allocations, 1u);  // the matcher's, beyond the vector's one
+  ASSERT_EQ(run(std::string(MATCHER_TESTS) + " --allocgate_out=" + path("m.json")).code, 0);
+  expect_figures(by_name(read_json(path("m.json"))), "Matchers.ElementsAreIsTheTests",
+                 {expected.allocations, expected.bytes_allocated, 0, 0});
+}
+#endif
 
 TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   const auto result = run(kSuite + " --gtest_filter=Leaks.*:Statics.*:Strings.* --allocgate_fail_on_leak");
