@@ -4,8 +4,9 @@
 // on the owner's own path (a process scope open on its thread: a counted
 // test's), on another thread's and without a scope (the general path),
 // whatever frees them: sized or unsized, another thread, a later tagging.
-// Blocks built for a static are not tallied; a disowned block's free is not
-// counted.
+// Blocks built for a static are one-time initialisation: neither they nor
+// their frees are counted, only the process's one-time figures, and they
+// are not tallied. A disowned block's free is not counted.
 
 #include <gtest/gtest.h>
 
@@ -14,9 +15,11 @@
 #include <new>
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "allocgate/scope.h"
 #include "counting/block_tracker.h"
+#include "counting/thread_state.h"
 
 namespace {
 
@@ -25,8 +28,9 @@ using allocgate::detail::LiveTotals;
 struct Block {
   char* p = nullptr;
   std::size_t size = 0;
-  bool tagged = false;   // allocated while tagging, outside a static
-  bool aligned = false;  // by the aligned form, freed by it
+  bool tagged = false;    // allocated while tagging, outside a static
+  bool aligned = false;   // by the aligned form, freed by it
+  bool one_time = false;  // built for a static: counted apart
 };
 
 void* kept(void* p) {
@@ -43,18 +47,26 @@ struct Expected {
   std::uint64_t deallocations = 0;
   std::uint64_t bytes_allocated = 0;
   std::uint64_t bytes_freed = 0;
+  std::uint64_t one_time_allocations = 0;
+  std::uint64_t one_time_bytes = 0;
 };
 
 constexpr std::size_t kSlots = 512;
 
 void allocate(Block& b, std::mt19937& rng, bool tagging, Expected& e) {
   b.size = 1 + rng() % 3000;
-  const bool for_a_static = rng() % 10 == 0 && tagging;  // the same draws either way
+  const bool for_a_static = rng() % 10 == 0;
   if (for_a_static) allocgate::detail::begin_static_initialization();
   b.aligned = rng() % 8 == 0;
   b.p = static_cast<char*>(kept(b.aligned ? ::operator new (b.size, std::align_val_t{64}) : ::operator new(b.size)));
   if (for_a_static) allocgate::detail::end_static_initialization();
   b.tagged = tagging && !for_a_static;
+  b.one_time = for_a_static;
+  if (for_a_static) {
+    ++e.one_time_allocations;
+    e.one_time_bytes += b.size;
+    return;
+  }
   ++e.allocations;
   e.bytes_allocated += b.size;
 }
@@ -72,8 +84,10 @@ void release(Block& b, std::mt19937& rng, Expected& e) {
   } else {
     ::operator delete(b.p);
   }
-  ++e.deallocations;
-  e.bytes_freed += b.size;
+  if (!b.one_time) {
+    ++e.deallocations;
+    e.bytes_freed += b.size;
+  }
   b.p = nullptr;
 }
 
@@ -154,6 +168,8 @@ TEST_P(BlockTags, TallyTheTaggedBlocksStillLiveExactly) {
         e.deallocations += theirs_e.deallocations;
         e.bytes_allocated += theirs_e.bytes_allocated;
         e.bytes_freed += theirs_e.bytes_freed;
+        e.one_time_allocations += theirs_e.one_time_allocations;
+        e.one_time_bytes += theirs_e.one_time_bytes;
         const LiveTotals tallied = allocgate::detail::live_blocks();
         EXPECT_EQ(tallied.blocks, live.blocks);
         EXPECT_EQ(tallied.bytes, live.bytes);
@@ -194,12 +210,18 @@ INSTANTIATE_TEST_SUITE_P(Paths, BlockTags, ::testing::Values(Path::owner, Path::
                          });
 
 // The owner's path counts as the general one does: the same allocations and
-// frees, sized and unsized, give the same figures with tagging on and off.
+// frees, sized and unsized, give the same figures with tagging on and off,
+// and the same one-time figures.
 TEST(BlockTagsScope, FiguresAreTheSameWithTaggingOnAndOff) {
-  const auto measure = [](bool tagging) {
+  const auto one_time = [] {
+    const auto& process = allocgate::detail::process_counters();
+    return std::pair(process.one_time_allocations.load(), process.one_time_bytes.load());
+  };
+  const auto measure = [&](bool tagging) {
     std::mt19937 rng(99);
     std::array<Block, kSlots> blocks{};
     Expected e;
+    const auto one_time_before = one_time();
     if (tagging) allocgate::detail::start_tracking_blocks();
     allocgate::AllocationStats stats;
     {
@@ -209,6 +231,10 @@ TEST(BlockTagsScope, FiguresAreTheSameWithTaggingOnAndOff) {
       stats = scope.stats();
     }
     if (tagging) allocgate::detail::stop_tracking_blocks();
+    const auto one_time_after = one_time();
+    EXPECT_GT(e.one_time_allocations, 0u);
+    EXPECT_EQ(one_time_after.first - one_time_before.first, e.one_time_allocations);
+    EXPECT_EQ(one_time_after.second - one_time_before.second, e.one_time_bytes);
     EXPECT_EQ(stats.allocations, e.allocations);
     EXPECT_EQ(stats.deallocations, e.deallocations);
     EXPECT_EQ(stats.bytes_allocated, e.bytes_allocated);

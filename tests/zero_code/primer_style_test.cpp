@@ -89,8 +89,38 @@ TEST(Leaks, ADeliberateLeak) {
 std::string* older = new std::string(100, 'o');
 TEST(Leaks, FreesAnOlderBlockAndLeaksANewOne) {
   delete older;
-  older = new std::string(100, 'n');
-  EXPECT_EQ(older->size(), 100u);
+  older = nullptr;
+  const std::string* leaked = new std::string(100, 'n');
+  EXPECT_EQ(leaked->size(), 100u);
+}
+
+// Blocks the test leaves live but reachable are kept, not leaked: from a
+// global, through a block older than the test, from a thread-local.
+std::string* g_kept = nullptr;
+std::vector<std::string*>* g_older_list = new std::vector<std::string*>(4);
+thread_local std::string* t_kept = nullptr;
+TEST(Kept, HeldByAGlobal) {
+  delete g_kept;
+  g_kept = new std::string(100, 'g');
+  EXPECT_EQ(g_kept->size(), 100u);
+}
+TEST(Kept, HeldThroughABlockOlderThanTheTest) {
+  delete (*g_older_list)[0];
+  (*g_older_list)[0] = new std::string(100, 'v');
+  EXPECT_EQ((*g_older_list)[0]->size(), 100u);
+}
+TEST(Kept, HeldByAThreadLocal) {
+  delete t_kept;
+  t_kept = new std::string(100, 't');
+  EXPECT_EQ(t_kept->size(), 100u);
+}
+// Held only by a block that is itself leaked: both leaked.
+struct Chain {
+  std::string* next = nullptr;
+};
+TEST(Leaks, HeldOnlyByALeakedBlock) {
+  auto* chain = new Chain{new std::string(100, 'c')};
+  EXPECT_EQ(chain->next->size(), 100u);
 }
 
 TEST(Failures, AFailedTestIsReportedWithItsFigures) {

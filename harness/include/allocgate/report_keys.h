@@ -19,6 +19,17 @@ inline constexpr const char* kLeakedBytesPerOp = "leaked_bytes/op";
 // --- a test's entry (allocgate::gtest's --allocgate_out) ----------------------
 /// The blocks its leaked bytes are in.
 inline constexpr const char* kLeakedBlocks = "allocgate_leaked_blocks";
+/// Bytes, and blocks, the test allocated that were live at its end and still
+/// reachable from a global, a thread-local or a live stack frame (a cache, a
+/// registry): kept, not leaked; shown so that a growing cache shows.
+inline constexpr const char* kKeptBytes = "allocgate_kept_bytes";
+inline constexpr const char* kKeptBlocks = "allocgate_kept_blocks";
+/// What function-local statics allocated while being built during the test
+/// (one-time initialisation: whichever test uses them first pays it); not in
+/// its allocs/op and bytes/op, which stay the same whatever ran before.
+/// Absent when none.
+inline constexpr const char* kOneTimeAllocations = "allocgate_one_time_allocs";
+inline constexpr const char* kOneTimeBytes = "allocgate_one_time_bytes";
 /// true when the test failed: its figures are reported all the same.
 inline constexpr const char* kTestFailed = "allocgate_test_failed";
 

@@ -81,6 +81,8 @@ CaptureSites::~CaptureSites() {
 void CaptureSites::stop() noexcept {
   if (!active_) return;
   active_ = false;
+  // No word of the capture's may keep a block alive (reachability.h).
+  table_->last_block = nullptr;
   detail::ThreadState& t = detail::thread_state();
   t.capture = outer_;
   t.refresh_mode();

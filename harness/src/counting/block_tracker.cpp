@@ -28,6 +28,8 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "counting/block_header.h"
+#include "counting/reachability.h"
 #include "counting/thread_state.h"
 
 namespace allocgate::detail {
@@ -41,8 +43,8 @@ constexpr std::size_t kKeptCapacity = 128 * 1024;  // 2 MiB of slots, one huge p
 // generation in the top 14 bits.
 constexpr unsigned kSizeBits = 48;
 constexpr std::uint64_t kSizeMask = (std::uint64_t{1} << kSizeBits) - 1;
-constexpr std::uint64_t kCountedBit = std::uint64_t{1} << kSizeBits;
-constexpr std::uint64_t kKeptByStaticBit = std::uint64_t{1} << (kSizeBits + 1);
+constexpr std::uint64_t kTableCountedBit = std::uint64_t{1} << kSizeBits;
+constexpr std::uint64_t kTableKeptByStaticBit = std::uint64_t{1} << (kSizeBits + 1);
 constexpr unsigned kGenerationShift = kSizeBits + 2;
 constexpr std::uint64_t kGenerations = std::uint64_t{1} << (64 - kGenerationShift);
 
@@ -62,19 +64,21 @@ struct Table {
 };
 
 std::uint64_t pack(const TrackedBlock& b, std::uint64_t generation) noexcept {
-  return (static_cast<std::uint64_t>(b.size) & kSizeMask) | (b.counted ? kCountedBit : 0) |
-         (b.kept_by_static ? kKeptByStaticBit : 0) | generation << kGenerationShift;
+  return (static_cast<std::uint64_t>(b.size) & kSizeMask) | (b.counted ? kTableCountedBit : 0) |
+         (b.kept_by_static ? kTableKeptByStaticBit : 0) | generation << kGenerationShift;
 }
 
-bool leakable(std::uint64_t word) noexcept { return (word & (kCountedBit | kKeptByStaticBit)) == kCountedBit; }
+bool leakable(std::uint64_t word) noexcept {
+  return (word & (kTableCountedBit | kTableKeptByStaticBit)) == kTableCountedBit;
+}
 
 constinit Table g_table{};
 
 TrackedBlock entry_at(std::size_t i) noexcept {
   const Slot& s = g_table.slots[i];
   return TrackedBlock{s.block, static_cast<std::size_t>(s.word & kSizeMask),
-                      g_table.stacks != nullptr ? g_table.stacks[i] : nullptr, (s.word & kCountedBit) != 0,
-                      (s.word & kKeptByStaticBit) != 0};
+                      g_table.stacks != nullptr ? g_table.stacks[i] : nullptr, (s.word & kTableCountedBit) != 0,
+                      (s.word & kTableKeptByStaticBit) != 0};
 }
 
 // Set while this thread is inside the table: an allocation made from in
@@ -383,10 +387,15 @@ void track_block(void* block, std::size_t size, bool counted, CapturedStack* sta
   if (entered.held()) insert(TrackedBlock{block, size, stack, counted, thread_state().static_depth != 0});
 }
 
-void begin_static_initialization() noexcept { ++thread_state().static_depth; }
+void begin_static_initialization() noexcept {
+  ThreadState& t = thread_state();
+  ++t.static_depth;
+  t.refresh_mode();
+}
 void end_static_initialization() noexcept {
-  std::uint32_t& depth = thread_state().static_depth;
-  if (depth != 0) --depth;
+  ThreadState& t = thread_state();
+  if (t.static_depth != 0) --t.static_depth;
+  t.refresh_mode();
 }
 
 void disown_block(void* block, std::size_t size) noexcept {
@@ -432,6 +441,42 @@ LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) no
     visit(entry_at(i), data);
   }
   return g_table.live;
+}
+
+LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
+  const LiveTotals live = live_blocks();
+  if (live.blocks == 0) return LiveSplit{live, {}, true};
+  // No word of allocgate's may keep a block: the fixture's address, once
+  // disowned, may be a leaked block's now.
+  process_counters().disowned_block.store(nullptr, std::memory_order_relaxed);
+  ReachedBlocks reached;
+  mark_reachable(reached, stack_floor);
+  if (!reached.complete()) return LiveSplit{live_blocks(visit, data), {}, false};
+  LiveSplit split;
+  split.marked = true;
+  if (g_tagging.load(std::memory_order_relaxed)) {
+    // This tagging's blocks carry its tag: the reached ones are kept.
+    const std::uint64_t tag = process_counters().block_tag.load(std::memory_order_relaxed);
+    reached.for_each([&](void* block) {
+      const BlockHeader& h = *header_of(block);
+      if ((h.tag & kLeakableBit) && (h.tag & kBlockTagBits) == tag) {
+        ++split.kept.blocks;
+        split.kept.bytes += h.size;
+      }
+    });
+    split.leaked = LiveTotals{live.blocks - split.kept.blocks, live.bytes - split.kept.bytes};
+    return split;
+  }
+  const Entered entered;
+  for (std::size_t i = 0; i < g_table.capacity; ++i) {
+    if (vacant(g_table.slots[i]) || !leakable(g_table.slots[i].word)) continue;
+    const TrackedBlock block = entry_at(i);
+    LiveTotals& side = reached.contains(block.block) ? split.kept : split.leaked;
+    ++side.blocks;
+    side.bytes += block.size;
+    if (visit != nullptr && &side == &split.leaked) visit(block, data);
+  }
+  return split;
 }
 
 }  // namespace allocgate::detail

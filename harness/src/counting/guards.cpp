@@ -71,7 +71,7 @@ void PauseCounting::resume() noexcept {
   t.refresh_mode();
 }
 
-// The blocks allocated meanwhile are tracked as a static's are: counted, not leaked.
+// The blocks allocated meanwhile are a static's: one-time initialisation.
 KeptAcrossTests::KeptAcrossTests() noexcept { detail::begin_static_initialization(); }
 KeptAcrossTests::~KeptAcrossTests() { detail::end_static_initialization(); }
 

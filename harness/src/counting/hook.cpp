@@ -35,6 +35,7 @@
 #include <cstring>
 #include <new>
 
+#include "counting/block_header.h"
 #include "counting/block_tracker.h"
 #include "counting/thread_state.h"
 
@@ -247,6 +248,11 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
     ++t.uncounted_allocations;
     return false;
   }
+  if (t.mode & kBuildingStatic) {  // a first use's, not the code's each time: apart
+    g_process.one_time_allocations.fetch_add(1, std::memory_order_relaxed);
+    g_process.one_time_bytes.fetch_add(size, std::memory_order_relaxed);
+    return false;
+  }
   if (t.mode & kForbidden) {
     if (t.forbidden_allocations == t.forbidden_reported) t.first_forbidden_size = size;
     ++t.forbidden_allocations;
@@ -275,27 +281,6 @@ bool injected_failure_due(ThreadState& t) noexcept {
 
 // ---------------------------------------------------------------------------
 // The general path: any layout, any alignment, any mode.
-
-// The header's tag: whether the block was counted, whether it was tagged
-// leakable (allocated, counted, while tagging was on, outside a static's
-// construction), its offset from malloc's pointer (16, or an alignment over
-// 16) and, when leakable, which tagging it belongs to.
-struct alignas(16) BlockHeader {
-  std::size_t size;
-  std::uint64_t tag;  // tagging's block_tag | offset << 2 | leakable << 1 | counted
-};
-static_assert(sizeof(BlockHeader) == 16);
-constexpr std::uint64_t kCountedBit = 1;
-constexpr std::uint64_t kLeakableBit = 2;
-constexpr int kOffsetShift = 2;
-constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << 38) - 1;  // below block_tag's bits
-static_assert(kBlockTagShift == kOffsetShift + 38);
-
-std::size_t offset_of(std::uint64_t tag) noexcept {
-  return static_cast<std::size_t>(tag >> kOffsetShift & kOffsetMask);
-}
-
-BlockHeader* header_of(void* user) noexcept { return static_cast<BlockHeader*>(user) - 1; }
 
 // One attempt at a block: returns the user's pointer, or nullptr when the C
 // allocator has none.
@@ -377,6 +362,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   bool counted = !(t.mode & kPaused);
   if (flags & kBlockHeaders) {
     const BlockHeader h = *header_of(user);
+    forget_header(user);
     size = h.size;
     counted = h.tag & kCountedBit;
     base = static_cast<char*>(user) - offset_of(h.tag);
@@ -463,6 +449,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
   }
   count_deallocation(t.counters, freed);
   count_owned_deallocation(freed);
+  header->tag = 0;  // forget_header
   std::free(header);
   return true;
 }
@@ -508,6 +495,7 @@ template <bool kSized>
     BlockHeader* header = header_of(p);
     if (ALLOCGATE_LIKELY(header->tag == kPlainCounted)) {
       count_deallocation(t.counters, header->size);
+      header->tag = 0;  // forget_header
       std::free(header);
       return true;
     }

@@ -81,6 +81,7 @@ enum ModeBits : std::uint32_t {
   kForbidden = 1u << 1,
   kFailureArmed = 1u << 2,
   kCapturing = 1u << 3,
+  kBuildingStatic = 1u << 4,  // a function-local static is being built: one-time initialisation
 };
 
 struct ThreadState {
@@ -105,12 +106,13 @@ struct ThreadState {
   StackTable* capture = nullptr;
   bool capturing_now = false;  // the unwinder is running: do not recurse
   // Function-local statics being built on this thread: what they allocate is
-  // kept for the program's life, never a test's leak (block_tracker.h).
+  // one-time initialisation, counted apart from every scope's figures
+  // (ProcessCounters::one_time) and never a test's leak (block_tracker.h).
   std::uint32_t static_depth = 0;
 
   void refresh_mode() noexcept {
     mode = (pause_depth != 0 ? kPaused : 0u) | (forbid_depth != 0 ? kForbidden : 0u) |
-           (capture != nullptr ? kCapturing : 0u) | (mode & kFailureArmed);
+           (capture != nullptr ? kCapturing : 0u) | (static_depth != 0 ? kBuildingStatic : 0u) | (mode & kFailureArmed);
   }
 };
 
@@ -160,6 +162,11 @@ struct ProcessCounters {
   // counted (a test's fixture, which GoogleTest's factory made). Compared,
   // never written through: a pointer handed in may not be a block's start.
   std::atomic<void*> disowned_block{nullptr};
+  // What function-local statics allocated while they were built, on any
+  // thread (kBuildingStatic): the first use's cost, whichever test pays it.
+  // Counted here only, so a test's figures do not depend on what ran before.
+  std::atomic<std::uint64_t> one_time_allocations{0};
+  std::atomic<std::uint64_t> one_time_bytes{0};
 
   std::int64_t live_bytes() const noexcept {
     return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);
@@ -185,7 +192,7 @@ enum HookFlags : std::uint32_t {
   kTrackingBlocks = 1u << 20,      // keep each block's size until it is freed (block_tracker.h)
   kTaggingBlocks = 1u << 21,       // with block headers: tag each block, tally the tagged ones live
 };
-static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing) &
+static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing | kBuildingStatic) &
                (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks |
                 kTaggingBlocks)) == 0);
 

@@ -29,6 +29,7 @@
 #include "allocgate/sites.h"
 #include "atomic_write.h"
 #include "counting/block_tracker.h"
+#include "counting/reachability.h"
 #include "counting/thread_state.h"
 #include "escape.h"
 #include "input_error.h"
@@ -73,6 +74,10 @@ bool environment_switch(const char* name, bool& target, std::ostream& err) {
 
 bool g_flags_taken = false;
 
+// A frame above GoogleTest's runner, live while every test runs
+// (install_counting): the leak check reads the stack from it up.
+const void* g_outer_frame = nullptr;
+
 // The counted runs, in the order they ran, and the tests that ran uncounted.
 struct Counted {
   integrations::TestReport report;
@@ -91,6 +96,20 @@ void add_live(const allocgate::detail::TrackedBlock& block, void*) {
     ++block.stack->live_count;
     block.stack->live_bytes += block.size;
   }
+}
+
+// What function-local statics have allocated while being built, so far
+// (thread_state.h): a test's share is what grew while it ran.
+struct OneTime {
+  std::uint64_t allocations = 0;
+  std::uint64_t bytes = 0;
+  OneTime operator-(const OneTime& before) const { return {allocations - before.allocations, bytes - before.bytes}; }
+};
+
+OneTime one_time_now() {
+  const allocgate::detail::ProcessCounters& process = allocgate::detail::process_counters();
+  return {process.one_time_allocations.load(std::memory_order_relaxed),
+          process.one_time_bytes.load(std::memory_order_relaxed)};
 }
 
 std::string full_name(const ::testing::TestInfo& info) {
@@ -136,6 +155,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     test_thread_ = std::this_thread::get_id();
     allocgate::detail::start_tracking_blocks(capture_ != nullptr);  // stacks for a leak's lines
     allocgate::detail::disown_block(fixture, 0);  // GoogleTest's factory made it: not the test's, nor its free
+    one_time_before_ = one_time_now();
     scope_.emplace();
   }
 
@@ -174,8 +194,11 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     }
     const PauseCounting pause;
     if (capture_) capture_->stop();
-    const allocgate::detail::LiveTotals leaked = allocgate::detail::live_blocks(capture_ ? add_live : nullptr);
+    const allocgate::detail::LiveSplit live =
+        allocgate::detail::split_live_blocks(g_outer_frame, capture_ ? add_live : nullptr);
+    const allocgate::detail::LiveTotals& leaked = live.leaked;
     allocgate::detail::stop_tracking_blocks();
+    const OneTime one_time = one_time_now() - one_time_before_;
     scope_.reset();
     const CountingOptions& options = counting_options();
     if (leaked.blocks != 0 && !info.result()->Skipped()) {
@@ -186,7 +209,15 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       }
     }
     if (!info.result()->Skipped()) {  // a skipped test is not a case
-      const integrations::TestFigures figures{stats, leaked.blocks, leaked.bytes, info.result()->Failed()};
+      integrations::TestFigures figures;
+      figures.stats = stats;
+      figures.leaked_blocks = leaked.blocks;
+      figures.leaked_bytes = leaked.bytes;
+      figures.failed = info.result()->Failed();
+      figures.kept_blocks = live.kept.blocks;
+      figures.kept_bytes = live.kept.bytes;
+      figures.one_time_allocations = one_time.allocations;
+      figures.one_time_bytes = one_time.bytes;
       std::optional<SiteProfile> sites;
       if (options.sites && capture_) sites = capture_->profile(options.source_root);
       counted().report.add(full_name(info), figures, sites ? &*sites : nullptr);
@@ -217,7 +248,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   void report_leak(const ::testing::TestInfo& info, const allocgate::detail::LiveTotals& leaked) {
     std::ostringstream message;
     message << full_name(info) << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
-            << (leaked.blocks == 1 ? " block" : " blocks") << " (allocated during the test and still live at its end)";
+            << (leaked.blocks == 1 ? " block" : " blocks")
+            << " (allocated during the test, and at its end still live and reachable from nothing)";
     if (capture_) {
       const std::string lines = leak_sites(leaked);
       if (!lines.empty()) message << (lines.front() == '\n' ? "" : ", held by:\n") << lines;
@@ -234,6 +266,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::optional<AllocationStats> before_statement_;
   std::optional<std::pair<AllocationStats, AllocationStats>> death_matcher_;  // its figures before and after
   std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
+  OneTime one_time_before_;
 };
 
 CountingListener* g_listener = nullptr;
@@ -313,11 +346,13 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
 
 bool init_reached_allocgate() { return g_flags_taken; }
 
-void install_counting() {
+void install_counting(const void* outer_frame) {
   if (g_listener != nullptr) return;
+  g_outer_frame = outer_frame;
   const PauseCounting pause;
   if (!g_flags_taken && !take_counting_flags(nullptr, nullptr, std::cerr)) std::exit(1);
   resolve_static_guards();
+  allocgate::detail::prepare_reachability();
   try {
     require_hook();
   } catch (const HookNotLinked& e) {

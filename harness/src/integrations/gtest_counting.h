@@ -38,8 +38,10 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err);
 bool init_reached_allocgate();
 
 /// Appends the counting listener to GoogleTest's, once; reads the
-/// environment first when InitGoogleTest was not given argv.
-void install_counting();
+/// environment first when InitGoogleTest was not given argv. `outer_frame`
+/// is a frame that stays live while the tests run, above GoogleTest's
+/// runner: the leak check reads the stack from there up (reachability.h).
+void install_counting(const void* outer_frame);
 
 /// Writes the report when one was asked for (atomically). False, having said
 /// why on stderr, when it could not be written.

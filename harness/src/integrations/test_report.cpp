@@ -79,6 +79,12 @@ void TestReport::write(const std::string& path, const std::string& executable) c
     if (f.stats.sizes_known()) entry[keys::kPeakBytes] = f.stats.peak_live_bytes;
     entry[keys::kLeakedBytesPerOp] = f.leaked_bytes;
     entry[keys::kLeakedBlocks] = f.leaked_blocks;
+    entry[keys::kKeptBytes] = f.kept_bytes;
+    entry[keys::kKeptBlocks] = f.kept_blocks;
+    if (f.one_time_allocations != 0) {
+      entry[keys::kOneTimeAllocations] = f.one_time_allocations;
+      entry[keys::kOneTimeBytes] = f.one_time_bytes;
+    }
     if (f.failed) entry[keys::kTestFailed] = true;
     if (run.sites) {
       entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Internal: which heap blocks the program can still reach, as LeakSanitizer
+// and valgrind tell a leak from a block kept. A test's block still live at
+// its end is leaked only when nothing reachable points to it; one that a
+// global, a thread-local or a live stack frame holds, directly or through
+// other blocks, is kept (a cache, a registry, the global locale).
+//
+// The marking is conservative, as theirs: every aligned word of the roots and
+// of each block reached is taken for a pointer. The roots are the writable
+// segments of every loaded module (globals, statics), the calling thread's
+// stack above a frame the caller names, and its thread-local storage. A word points to a
+// block when it holds the block's start (or the start past new[]'s 8-byte
+// array cookie) and the 16 bytes before it are a live block's header
+// (block_header.h): the marking follows only blocks that operator new
+// returned with headers linked. What it does not see, the stacks of other
+// threads still running and memory from malloc itself, keeps nothing: a
+// block held only there is a leak, as every block was before this check.
+//
+// Nothing here allocates: its tables are mapped from the kernel.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace allocgate::detail {
+
+/// The set of blocks the marking reached, by their user pointers.
+class ReachedBlocks {
+ public:
+  ReachedBlocks() noexcept = default;
+  ~ReachedBlocks();
+  ReachedBlocks(const ReachedBlocks&) = delete;
+  ReachedBlocks& operator=(const ReachedBlocks&) = delete;
+
+  /// False when the marking did not complete (no memory for its tables, or
+  /// a region unmapped while it read it): then it reached nothing.
+  bool complete() const noexcept { return complete_; }
+  bool contains(const void* block) const noexcept;
+  /// Calls visit(block) for each block reached.
+  template <typename Visit>
+  void for_each(Visit visit) const noexcept {
+    for (std::size_t i = 0; i < capacity_; ++i) {
+      if (slots_[i] != nullptr) visit(slots_[i]);
+    }
+  }
+
+ private:
+  friend class Marking;
+  friend void mark_reachable(ReachedBlocks& reached, const void* stack_floor) noexcept;
+  bool insert(void* block) noexcept;  // false when already there, or no memory
+
+  void** slots_ = nullptr;  // open addressing; nullptr is empty
+  std::size_t capacity_ = 0;
+  std::size_t used_ = 0;
+  bool complete_ = false;
+};
+
+/// Marks every block reachable now from the roots into `reached`. The
+/// stack is read from `stack_floor` up, when the caller names a frame that
+/// outlives the code being checked and whose callers' frames hold only
+/// what it keeps. Below it, frames overlie frames that have returned, and
+/// a slot not written since holds an old pointer, to a block freed since,
+/// or to one that is the check's own: the address of a block freed may be a
+/// new block's, which the old pointer would then keep.
+void mark_reachable(ReachedBlocks& reached, const void* stack_floor = nullptr) noexcept;
+
+/// Reads the size of the static thread-local storage once, before any test
+/// needs it (the lookup may allocate).
+void prepare_reachability() noexcept;
+
+}  // namespace allocgate::detail
