@@ -40,6 +40,33 @@ set(ALLOCGATE_GTEST_WRAPPED_LIBCXX
     _ZNK7testing7Message9GetStringEv
     _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_9allocatorIcEEEEEES3_iPPS1_)
 
+# gMock's bookkeeping, run paused (src/integrations/gmock_wrapped.cpp): its
+# registry of mocks, their reactions to uninteresting calls (a const void*
+# up to 1.11, a uintptr_t since), sequences, and the location each
+# EXPECT_CALL formats.
+set(ALLOCGATE_GMOCK_WRAPPED
+    _ZN7testing10InSequenceC1Ev
+    _ZN7testing10InSequenceC2Ev
+    _ZN7testing10InSequenceD1Ev
+    _ZN7testing10InSequenceD2Ev
+    _ZNK7testing8Sequence14AddExpectationERKNS_11ExpectationE
+    _ZN7testing4Mock8RegisterEPKvPNS_8internal25UntypedFunctionMockerBaseE
+    _ZN7testing8internal25UntypedFunctionMockerBase13RegisterOwnerEPKv
+    _ZN7testing4Mock31RegisterUseByOnCallOrExpectCallEPKvPKci
+    _ZN7testing4Mock16UnregisterLockedEPNS_8internal25UntypedFunctionMockerBaseE
+    _ZN7testing4Mock23AllowUninterestingCallsEm
+    _ZN7testing4Mock22WarnUninterestingCallsEm
+    _ZN7testing4Mock22FailUninterestingCallsEm
+    _ZN7testing4Mock22UnregisterCallReactionEm
+    _ZN7testing4Mock23AllowUninterestingCallsEPKv
+    _ZN7testing4Mock22WarnUninterestingCallsEPKv
+    _ZN7testing4Mock22FailUninterestingCallsEPKv
+    _ZN7testing4Mock22UnregisterCallReactionEPKv)
+set(ALLOCGATE_GMOCK_WRAPPED_LIBSTDCXX
+    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
+set(ALLOCGATE_GMOCK_WRAPPED_LIBCXX
+    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt3__112basic_stringIcNS4_11char_traitsIcEENS4_9allocatorIcEEEE)
+
 # Google Benchmark's loop entry points (src/integrations/benchmark_loop.h),
 # the same names in 1.7 to 1.9.
 set(ALLOCGATE_BENCHMARK_WRAPPED
@@ -73,6 +100,17 @@ function(_allocgate_integration_library name type)
   endif()
 endfunction()
 
+# Links the harness and the sites into an integration library without
+# passing on their usage requirements (the C++17 their headers need, clang's
+# sized deallocation): a project that links a zero-code target keeps its own
+# standard and flags. Their headers' directories are passed on.
+function(_allocgate_link_harness target)
+  target_link_libraries(${target} PRIVATE allocgate::harness allocgate::sites)
+  foreach(library IN ITEMS allocgate::harness allocgate::sites)
+    target_include_directories(${target} SYSTEM INTERFACE $<TARGET_PROPERTY:${library},INTERFACE_INCLUDE_DIRECTORIES>)
+  endforeach()
+endfunction()
+
 function(_allocgate_wrap target)
   foreach(symbol IN LISTS ARGN)
     target_link_options(${target} INTERFACE "LINKER:--wrap=${symbol}")
@@ -85,10 +123,11 @@ endfunction()
 # allocgate::gtest_main, on GTest::gtest.
 function(allocgate_add_gtest_integration)
   _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library
-    SOURCES gtest.cpp gtest_bounds.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp ${ARGN})
+    SOURCES gtest.cpp gtest_bounds.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp gmock_wrapped.cpp ${ARGN})
   set_target_properties(allocgate_gtest_library PROPERTIES OUTPUT_NAME allocgate_gtest)  # liballocgate_gtest.a
-  target_link_libraries(allocgate_gtest_library PUBLIC allocgate::harness allocgate::sites GTest::gtest
+  target_link_libraries(allocgate_gtest_library PUBLIC GTest::gtest
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
+  _allocgate_link_harness(allocgate_gtest_library)
 
   add_library(allocgate_gtest INTERFACE)
   add_library(allocgate::gtest ALIAS allocgate_gtest)
@@ -97,9 +136,11 @@ function(allocgate_add_gtest_integration)
   check_cxx_source_compiles("#include <ciso646>\n#ifdef _LIBCPP_VERSION\n#error libc++\n#endif\nint main() {}"
     ALLOCGATE_LIBSTDCXX)
   if(ALLOCGATE_LIBSTDCXX)
-    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBSTDCXX})
+    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBSTDCXX} ${ALLOCGATE_GMOCK_WRAPPED}
+      ${ALLOCGATE_GMOCK_WRAPPED_LIBSTDCXX})
   else()
-    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBCXX})
+    set(wrapped ${ALLOCGATE_GTEST_WRAPPED} ${ALLOCGATE_GTEST_WRAPPED_LIBCXX} ${ALLOCGATE_GMOCK_WRAPPED}
+      ${ALLOCGATE_GMOCK_WRAPPED_LIBCXX})
   endif()
   _allocgate_wrap(allocgate_gtest ${wrapped})
   set_property(GLOBAL PROPERTY ALLOCGATE_GTEST_WRAPPED_HERE ${wrapped})  # for the .pc files
@@ -117,10 +158,43 @@ endfunction()
 function(allocgate_add_benchmark_integration)
   _allocgate_integration_library(allocgate_benchmark STATIC EXPORT_NAME benchmark
     SOURCES benchmark.cpp benchmark_loop.cpp benchmark_own_main.cpp ${ARGN})
-  target_link_libraries(allocgate_benchmark PUBLIC allocgate::harness allocgate::sites benchmark::benchmark
+  target_link_libraries(allocgate_benchmark PUBLIC benchmark::benchmark
     PRIVATE allocgate::integration_support allocgate::files)
+  _allocgate_link_harness(allocgate_benchmark)
+  # Sized deallocation (g++'s default, clang's since 19) tells the hook the
+  # size of each block the benchmarked code frees: without it, clang's code
+  # frees unsized and a benchmark's peak bytes are not told. It changes no
+  # code's behaviour, only which operator delete it calls.
+  target_compile_options(allocgate_benchmark INTERFACE $<$<COMPILE_LANG_AND_ID:CXX,Clang>:-fsized-deallocation>)
   # Every benchmark's timed loop counted with no code: the program's calls to
-  # Google Benchmark's loop entry points reach allocgate first.
+  # gMock's bookkeeping, run paused (src/integrations/gmock_wrapped.cpp): its
+# registry of mocks, their reactions to uninteresting calls (a const void*
+# up to 1.11, a uintptr_t since), sequences, and the location each
+# EXPECT_CALL formats.
+set(ALLOCGATE_GMOCK_WRAPPED
+    _ZN7testing10InSequenceC1Ev
+    _ZN7testing10InSequenceC2Ev
+    _ZN7testing10InSequenceD1Ev
+    _ZN7testing10InSequenceD2Ev
+    _ZNK7testing8Sequence14AddExpectationERKNS_11ExpectationE
+    _ZN7testing4Mock8RegisterEPKvPNS_8internal25UntypedFunctionMockerBaseE
+    _ZN7testing8internal25UntypedFunctionMockerBase13RegisterOwnerEPKv
+    _ZN7testing4Mock31RegisterUseByOnCallOrExpectCallEPKvPKci
+    _ZN7testing4Mock16UnregisterLockedEPNS_8internal25UntypedFunctionMockerBaseE
+    _ZN7testing4Mock23AllowUninterestingCallsEm
+    _ZN7testing4Mock22WarnUninterestingCallsEm
+    _ZN7testing4Mock22FailUninterestingCallsEm
+    _ZN7testing4Mock22UnregisterCallReactionEm
+    _ZN7testing4Mock23AllowUninterestingCallsEPKv
+    _ZN7testing4Mock22WarnUninterestingCallsEPKv
+    _ZN7testing4Mock22FailUninterestingCallsEPKv
+    _ZN7testing4Mock22UnregisterCallReactionEPKv)
+set(ALLOCGATE_GMOCK_WRAPPED_LIBSTDCXX
+    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
+set(ALLOCGATE_GMOCK_WRAPPED_LIBCXX
+    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt3__112basic_stringIcNS4_11char_traitsIcEENS4_9allocatorIcEEEE)
+
+# Google Benchmark's loop entry points reach allocgate first.
   _allocgate_wrap(allocgate_benchmark ${ALLOCGATE_BENCHMARK_WRAPPED})
   # An OBJECT library, so its main() always enters the link, ahead of any
   # archive: with Google Benchmark's benchmark_main also linked, this main

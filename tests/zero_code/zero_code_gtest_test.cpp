@@ -185,6 +185,44 @@ TEST_F(ZeroCodeTests, AMatcherTheTestsExpressionBuildsIsTheTests) {
   expect_figures(by_name(read_json(path("m.json"))), "Matchers.ElementsAreIsTheTests",
                  {expected.allocations, expected.bytes_allocated, 0, 0});
 }
+
+// gMock's bookkeeping is not the tests': each mock test's figures are the
+// same run whole, alone, shuffled, and built from a checkout whose path is
+// 64 characters longer; what the test's own action makes is the test's.
+TEST_F(ZeroCodeTests, AMocksFiguresDependOnNeitherOrderNorPath) {
+  const std::vector<std::string> names = {"PainterTest.CanDrawSomething", "PainterTest.StrictAboutOtherCalls",
+                                          "PainterTest.StrictWithAnActionThatAllocates",
+                                          "PainterTest.NiceAboutOtherCalls"};
+  const std::string suite = MOCK_TESTS;
+  ASSERT_EQ(run(suite + " --allocgate_out=" + path("whole.json")).code, 0);
+  const auto whole = by_name(read_json(path("whole.json")));
+  const auto same_figures = [&](const std::map<std::string, json>& tests, const std::string& name) {
+    ASSERT_EQ(tests.count(name), 1u) << name;
+    for (const char* key : {"allocs/op", "bytes/op", "peak_bytes", "leaked_bytes/op", "allocgate_kept_bytes"}) {
+      EXPECT_EQ(tests.at(name).at(key), whole.at(name).at(key)) << name << " " << key;
+    }
+  };
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    EXPECT_GT(whole.at(name).at("allocs/op").get<std::uint64_t>(), 0u);  // the test's expectations and actions
+    EXPECT_EQ(whole.at(name).at("leaked_bytes/op"), 0);
+    ASSERT_EQ(run(suite + " --gtest_filter=" + name + " --allocgate_out=" + path("alone.json")).code, 0);
+    same_figures(by_name(read_json(path("alone.json"))), name);
+  }
+  ASSERT_EQ(run(suite + " --gtest_shuffle --gtest_random_seed=3 --allocgate_out=" + path("shuffled.json")).code, 0);
+  ASSERT_EQ(run(std::string(MOCK_TESTS_ELSEWHERE) + " --allocgate_out=" + path("elsewhere.json")).code, 0);
+  for (const char* report : {"shuffled.json", "elsewhere.json"}) {
+    const auto tests = by_name(read_json(path(report)));
+    for (const std::string& name : names) same_figures(tests, name);
+  }
+  // The two strict tests differ in their action only: a string of 40 made, or of 10 (inline).
+  const auto figure = [&](const std::string& name, const char* key) {
+    return whole.at("PainterTest." + name).at(key).get<std::uint64_t>();
+  };
+  EXPECT_EQ(figure("StrictWithAnActionThatAllocates", "allocs/op"), figure("StrictAboutOtherCalls", "allocs/op") + 1);
+  EXPECT_EQ(figure("StrictWithAnActionThatAllocates", "bytes/op"),
+            figure("StrictAboutOtherCalls", "bytes/op") + long_string(40));
+}
 #endif
 
 TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {

@@ -17,6 +17,12 @@
 /// allocation fail the running test instead of aborting the process.
 #pragma once
 
+// Linking allocgate::gtest leaves the standard a project compiles its tests
+// with as it is; these assertions need C++17.
+#if __cplusplus < 201703L
+#error "allocgate/gtest.h needs C++17: give this target target_compile_features(... PRIVATE cxx_std_17)"
+#endif
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
