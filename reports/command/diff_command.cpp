@@ -19,7 +19,7 @@ namespace allocgate::command {
 namespace {
 
 struct Options {
-  std::string bounds_file, report, toolchain, junit;
+  std::string bounds_file, report, toolchain, junit, base;
   bool markdown = false, strict = false, update = false, allow_loosen = false;
 };
 
@@ -95,8 +95,9 @@ int diff(const Options& o) {
     }
     scopes.emplace_back([f = filters.back()](std::string_view name) { return f->matches(name); });
   }
-  const reports::GateResult result =
+  reports::GateResult result =
       reports::evaluate(std::move(report), std::move(bounds), toolchain, o.bounds_file, scopes);
+  if (!o.base.empty()) reports::set_base_sites(result, read_report_saying_source(o.base));
   if (const char* gha = std::getenv("GITHUB_ACTIONS"); gha != nullptr && std::string(gha) == "true") {
     reports::print_github_annotations(std::cout, result);
   }
@@ -117,6 +118,8 @@ Subcommand add_diff_command(CLI::App& app) {
   diff_app->add_option("--bounds", o->bounds_file, "The bounds file, e.g. ci/alloc-bounds.json")->required();
   diff_app->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
   diff_app->add_option("--toolchain", o->toolchain, "Use these bounds instead of the report's toolchain");
+  diff_app->add_option("--base", o->base,
+                       "A report of the base commit with sites: name the lines whose allocations grew from it");
   diff_app->add_flag("--markdown", o->markdown, "Print markdown, for a pull request comment or job summary");
   diff_app->add_option("--junit", o->junit,
                        "Also write the result as JUnit XML here (atomically), for GitLab, Jenkins...");

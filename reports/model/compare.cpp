@@ -179,10 +179,13 @@ CompareCells compare_cells(const CompareRow& r) {
   return c;
 }
 
-namespace {}  // namespace
+bool sites_measured(const CaseResult& c) { return !c.sites.empty() || c.allocs_per_op == 0; }
 
 std::vector<SiteChange> site_changes(const CompareRow& row) {
   std::vector<SiteChange> lines;
+  // A site's change is told only where both sides measured their sites: a
+  // side without them would make every site of the other a change.
+  if (!row.head || !row.base || !sites_measured(*row.head) || !sites_measured(*row.base)) return {};
   std::unordered_map<std::string, std::size_t> index;  // the line's key -> its change
   const auto add = [&](const SiteSummary& site, double sign) {
     const SiteFrame& where = site.where();

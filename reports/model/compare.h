@@ -111,8 +111,12 @@ struct SiteChange {
   std::string hint;                    ///< head's fix hint at the line, when one is known
 };
 
+/// Whether a case's sites were measured: it has some, or allocates nothing.
+bool sites_measured(const CaseResult& c);
+
 /// Per line of code (file:line; a site without a file by its function), as
-/// the gate groups them: nonzero changes only, largest first.
+/// the gate groups them: nonzero changes only, largest first. None unless
+/// both sides have sites.
 std::vector<SiteChange> site_changes(const CompareRow& row);
 
 }  // namespace allocgate::reports

@@ -360,21 +360,80 @@ std::string site_line(const SiteSummary& site, bool with_bytes = false) {
   return line + " from " + to_string(site.where());
 }
 
-// One finding per line of code: the top sites that more than one regressed
-// case shares, each said once with the cases it reaches (their rows then go
-// without their sites).
+// The lines whose allocs/op grew from the base's sites to the row's, largest
+// first; empty without a base. A line that only moved (the same function
+// and file, the same allocs/op, at another line: code added above it) is
+// no change.
+std::vector<SiteChange> grown_sites(const GateResult& result, const GateRow& row) {
+  const auto base = result.base_sites.find(row.name);
+  if (base == result.base_sites.end() || !row.measured) return {};
+  CompareRow pair;
+  pair.name = row.name;
+  pair.base.emplace();
+  pair.base->sites = base->second;
+  pair.head = row.measured;
+  std::vector<SiteChange> changes = site_changes(pair);
+  const auto moved = [](const SiteChange& a, const SiteChange& b) {
+    return a.change == -b.change && a.where.file == b.where.file && a.where.function == b.where.function;
+  };
+  std::vector<bool> cancelled(changes.size(), false);
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    for (std::size_t j = 0; j < changes.size() && changes[i].change > 0 && !cancelled[i]; ++j) {
+      if (!cancelled[j] && moved(changes[i], changes[j])) cancelled[i] = cancelled[j] = true;
+    }
+  }
+  std::vector<SiteChange> grown;
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    if (!cancelled[i] && changes[i].change > 0) grown.push_back(std::move(changes[i]));
+  }
+  return grown;
+}
+
+// One finding per line of code that grew in more than one regressed case
+// (against the base's sites: a delta is said only where both sides were
+// measured), each said once with the cases it reaches; their rows then go
+// without their sites.
 std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
   SiteFindings findings;
   for (const GateRow& row : result.rows) {
     if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty()) continue;
-    const SiteSummary& top = row.measured->sites[0];
-    findings.add(top.where(), row.name, row.measured->allocs_per_op - row.bound->allocs_per_op, top.temporary_per_op,
-                 top.hint);
+    const std::vector<SiteChange> grown = grown_sites(result, row);
+    if (grown.empty()) continue;
+    findings.add(grown[0].where, row.name, grown[0].change, grown[0].temporary, grown[0].hint, grown[0].functions);
   }
   std::vector<SiteFinding> shared = findings.by_site();
   shared.erase(std::remove_if(shared.begin(), shared.end(), [](const SiteFinding& f) { return f.cases.size() < 2; }),
                shared.end());
   return shared;
+}
+
+// Under a regressed row, the lines that grew from the base (at most
+// kSitesShown), each through `line` for its medium. False when no base
+// says: the caller then shows the row's top sites.
+bool print_grown(std::ostream& out, const GateResult& result, const GateRow& row,
+                 const std::function<std::string(const std::string&)>& line) {
+  if (!result.base_sites.count(row.name)) return false;
+  const std::vector<SiteChange> grown = grown_sites(result, row);
+  if (grown.empty()) {
+    out << line("no line allocates more than in the base: the change is in lines the sites do not tell apart") << "\n";
+  }
+  for (std::size_t i = 0; i < grown.size() && i < kSitesShown; ++i) {
+    out << line("+" + files::readable(grown[i].change) + " allocs/op at " + to_string(grown[i].where) +
+                " (against the base)")
+        << "\n";
+  }
+  return true;
+}
+
+// Whether a regression shows its top sites for want of a base's.
+bool top_sites_only(const GateResult& result) {
+  for (const GateRow& row : result.rows) {
+    if (row.status == Status::regression && row.measured && !row.measured->sites.empty() &&
+        !result.base_sites.count(row.name)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 // The cases the findings name, looked up once per row.
@@ -424,10 +483,15 @@ void print_text(std::ostream& out, const GateResult& result) {
     out << label(row.status) << " " << files::terminal_text(row.name) << ": " << files::terminal_text(row.detail)
         << "\n";
     if (said.count(row.name)) continue;
+    if (print_grown(out, result, row, [](const std::string& t) { return "    " + files::terminal_text(t); })) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "    " << files::terminal_text(site_line(*site, memory_failed(row))) << "\n";
       if (!site->hint.empty()) out << "      hint: " << files::terminal_text(site->hint) << "\n";
     }
+  }
+  if (top_sites_only(result)) {
+    out << "(the sites above are the lines that allocate most, not the lines that changed: --base BASE.json, a "
+           "report of the base commit with sites, names the lines that grew)\n";
   }
   print_bounds_table(out, result, false);
   print_summary(out, result, files::terminal_text(result.toolchain));
@@ -448,6 +512,7 @@ void print_markdown(std::ostream& out, const GateResult& result) {
     out << "  - flame graph of the change: " << files::markdown_code("compare.html#" + compare_anchor(row.name))
         << "\n";
     if (said.count(row.name)) continue;
+    if (print_grown(out, result, row, [](const std::string& t) { return "  - " + files::markdown_text(t); })) continue;
     for (const SiteSummary* site : sites_shown(row)) {
       out << "  - " << files::markdown_text(site_line(*site, memory_failed(row))) << "\n";
       if (!site->hint.empty()) out << "    - hint: " << files::markdown_text(site->hint) << "\n";
@@ -470,9 +535,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
   const std::vector<SiteFinding> shared = shared_top_sites(result);
   const std::unordered_set<std::string_view> said = cases_in(shared);
   for (const SiteFinding& finding : shared) {
-    const GateRow row = *std::find_if(result.rows.begin(), result.rows.end(),
-                                      [&](const GateRow& r) { return r.name == finding.cases.front(); });
-    const SiteFrame& where = row.measured->sites[0].where();
+    const SiteFrame& where = finding.where;
     out << "::error ";
     if (!where.file.empty()) out << "file=" << files::workflow_property(where.file) << ",line=" << where.line << ",";
     out << "title=allocation regression::"
@@ -481,14 +544,21 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row) || said.count(row.name)) continue;
     out << "::error ";
-    // Point the annotation at the line that allocates most, when known.
+    // Point the annotation at the line that grew most against the base,
+    // else at the line that allocates most, when known.
+    const std::vector<SiteChange> grown = grown_sites(result, row);
     const bool has_site = row.measured && !row.measured->sites.empty();
-    if (has_site && !row.measured->sites[0].where().file.empty()) {
-      const SiteFrame& where = row.measured->sites[0].where();
-      out << "file=" << files::workflow_property(where.file) << ",line=" << where.line << ",";
+    const SiteFrame* where = !grown.empty() ? &grown[0].where : has_site ? &row.measured->sites[0].where() : nullptr;
+    if (where != nullptr && !where->file.empty()) {
+      out << "file=" << files::workflow_property(where->file) << ",line=" << where->line << ",";
     }
     std::string message = row.name + ": " + row.detail;
-    if (has_site) message += "; top site: " + site_line(row.measured->sites[0]);
+    if (!grown.empty()) {
+      message += "; grew against the base: +" + files::readable(grown[0].change) + " allocs/op at " +
+                 to_string(grown[0].where);
+    } else if (has_site) {
+      message += "; top site: " + site_line(row.measured->sites[0]);
+    }
     out << "title="
         << (row.status == Status::errored  ? "benchmark error"
             : row.status == Status::varies ? "allocation count varies"
@@ -587,6 +657,15 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
   // names not in the section were added.
   if (const auto twice = section.sort()) throw std::logic_error("update_bounds: added " + *twice + " twice");
   return bounds;
+}
+
+void set_base_sites(GateResult& result, const Report& base) {
+  const CaseIndex index(base);
+  for (const GateRow& row : result.rows) {
+    if (row.status != Status::regression || !row.measured || row.measured->sites.empty()) continue;
+    std::optional<CaseResult> before = index.find(row.name);
+    if (before && sites_measured(*before)) result.base_sites.emplace(row.name, std::move(before->sites));
+  }
 }
 
 }  // namespace allocgate::reports

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "bounds_file.h"
@@ -96,6 +97,10 @@ class GateRows {
 struct GateResult {
   std::string toolchain;
   GateRows rows;  // regressions first, then by status, then by name
+  /// The sites of each regressed case in a base report (`diff --base`),
+  /// where both it and the report have sites: the printers then name the
+  /// lines whose allocations grew, not the lines that allocate most.
+  std::unordered_map<std::string, std::vector<SiteSummary>> base_sites;
   std::size_t count(Status status) const;
   /// A regression, a count that varies or an errored benchmark fails; with strict, so does any
   /// case or bound left unmatched, unmeasured or skipped.
@@ -110,6 +115,9 @@ struct GateResult {
 /// allocs_per_op covers is bounded by it.
 GateResult evaluate(Report report, bounds::BoundsFile bounds, const std::string& toolchain,
                     const std::string& bounds_source, const std::vector<LimitScope>& scopes = {});
+
+/// Keeps, for each regressed case with sites, the sites `base` has for it.
+void set_base_sites(GateResult& result, const Report& base);
 
 /// Regressions first, one line each, then a compact table and a summary line.
 void print_text(std::ostream& out, const GateResult& result);

@@ -144,16 +144,23 @@ void bar_charts(std::ostream& body, PageData& data,
 }
 
 // A case's top sites, by allocations: allocs, bytes and temporaries per
-// operation, and the usual fix where one is known.
+// operation, and the usual fix where one is known. A report keeps every
+// site; the page shows the first kSitesShown and says how many more.
+constexpr std::size_t kSitesShown = 10;
+
 void sites_table(std::ostream& body, const CaseResult& c) {
   body << "<table class=\"sites\"><caption>" << files::html_text(c.name)
        << ": where one operation allocates</caption>\n"
        << "<tr><th>allocs/op</th><th>B/op</th><th>temporary/op</th><th>site</th><th>fix</th></tr>\n";
-  for (const SiteSummary& site : c.sites) {
+  for (std::size_t i = 0; i < c.sites.size() && i < kSitesShown; ++i) {
+    const SiteSummary& site = c.sites[i];
     body << "<tr><td class=\"n\">" << files::readable(site.allocs_per_op) << "</td><td class=\"n\">"
          << files::readable(site.bytes_per_op) << "</td><td class=\"n\">" << files::readable(site.temporary_per_op)
          << "</td><td>" << files::html_text(to_string(site.where())) << "</td><td>" << files::html_text(site.hint)
          << "</td></tr>\n";
+  }
+  if (c.sites.size() > kSitesShown) {
+    body << "<tr><td colspan=\"5\">and " << c.sites.size() - kSitesShown << " more sites, in the report</td></tr>\n";
   }
   body << "</table>\n";
 }

@@ -33,9 +33,9 @@ constexpr double kMaxCount = 9007199254740992.0;  // 2^53
 
 // What a case may carry. allocgate writes at most site_summary::kSites sites
 // and kStacks stacks of kFrames frames; these leave room for
-// other writers and stop a hostile report before the flame graph recurses
+// other writers' stacks and stop a hostile report before the flame graph recurses
 // through a 100,000-frame stack.
-constexpr std::size_t kMaxSitesPerCase = 1000;
+constexpr std::size_t kMaxSitesPerCase = site_summary::kSites;
 constexpr std::size_t kMaxStacksPerCase = 1000;
 constexpr std::size_t kMaxFramesPerStack = 256;
 constexpr std::size_t kMaxHintBytes = 1000;

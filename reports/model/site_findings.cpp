@@ -19,7 +19,7 @@ std::string line_key(const SiteFrame& where) {
 SiteFinding& SiteFindings::finding_at(const std::string& key, const std::string& site, const std::string& case_name,
                                       double change) {
   const auto [at, added] = index_.try_emplace(key, findings_.size());
-  if (added) findings_.push_back({site, {}, change, change, 1, 0, {}});
+  if (added) findings_.push_back({site, {}, change, change, 1, 0, {}, {}});
   SiteFinding& finding = findings_[at->second];
   finding.cases.push_back(case_name);
   finding.low = std::min(finding.low, change);
@@ -31,6 +31,7 @@ void SiteFindings::add(const SiteFrame& where, const std::string& case_name, dou
                        const std::string& hint, const std::vector<std::string>& functions) {
   const std::string key = line_key(where);
   SiteFinding& finding = finding_at(key, to_string(where), case_name, change);
+  if (finding.cases.size() == 1) finding.where = where;
   std::unordered_set<std::string>& seen = functions_[key];
   seen.insert(where.function);
   seen.insert(functions.begin(), functions.end());

@@ -23,6 +23,7 @@ struct SiteFinding {
   std::size_t functions = 1;       ///< the functions at the line: template instances, inlined copies
   double temporary = 0;            ///< the most temporaries/op any case has at the site
   std::string hint;                ///< the usual fix, when one is known
+  SiteFrame where;                 ///< the line's first site seen
 };
 
 /// Collects (site, case, change) and groups them by line of code: the

@@ -207,4 +207,18 @@ TEST(Compare, TheRepetitionsRoundTripThroughTheReport) {
                allocgate::files::InputError);
 }
 
+// A site's change is told only where both sides have sites (or allocate
+// nothing): a base profiled without them changes no line.
+TEST(Compare, TellsNoSiteChangeWhereASideHasNoSites) {
+  json base_entry = entry("x/optimized/10", 10, 300, 100, 99, 101);  // allocates, no sites
+  json head_entry = entry("x/optimized/10", 11, 332, 120, 119, 121);
+  head_entry["sites"] = json::array(
+      {{{"function", "render"}, {"file", "x.cpp"}, {"line", 42}, {"allocs_per_op", 11}, {"bytes_per_op", 332}}});
+  const auto rows = compare_reports(report_of(json::array({base_entry})), report_of(json::array({head_entry})));
+  EXPECT_TRUE(site_changes(rows[0]).empty());
+  std::ostringstream text;
+  print_comparison(text, rows, false);
+  EXPECT_EQ(text.str().find("allocs/op at render"), std::string::npos) << text.str();
+}
+
 }  // namespace

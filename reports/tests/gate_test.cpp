@@ -330,6 +330,14 @@ TEST(Gate, ARegressionShowsWhereItsAllocationsComeFrom) {
 
 namespace {
 
+// The base of a change that added every allocation: each case allocating nothing.
+allocgate::reports::Report base_allocating_nothing(const nlohmann::json& benchmarks) {
+  nlohmann::json base = nlohmann::json::array();
+  for (const nlohmann::json& b : benchmarks) base.push_back({{"name", b.at("name")}, {"allocs_per_op", 0}});
+  return allocgate::reports::report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", base}},
+                                              "base");
+}
+
 // One finding per line of code: a new allocation site that regresses 29
 // benchmarks is one line naming it and the benchmarks, ahead of the cases,
 // and one annotation at its line; the cases follow without repeating it.
@@ -351,8 +359,9 @@ TEST(Gate, ASiteThatRegressesManyCasesIsSaidOnce) {
   }
   const Report report =
       report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "r");
-  const GateResult r = evaluate(
+  GateResult r = evaluate(
       report, bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc", "b");
+  set_base_sites(r, base_allocating_nothing(benchmarks));
   std::ostringstream text, annotations;
   print_text(text, r);
   print_github_annotations(annotations, r);
@@ -394,8 +403,9 @@ TEST(Gate, OneLineOfTemplateInstancesIsOneFindingWithItsHint) {
   }
   const Report report =
       report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", benchmarks}}, "r");
-  const GateResult r = evaluate(
+  GateResult r = evaluate(
       report, bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc", "b");
+  set_base_sites(r, base_allocating_nothing(benchmarks));
   std::ostringstream text, markdown;
   print_text(text, r);
   print_markdown(markdown, r);
@@ -578,6 +588,73 @@ TEST(PrintBounds, IsTheWholeDocumentsDumpByteForByte) {
     b::print_bounds(streamed, bounds);
     ASSERT_EQ(streamed.str(), b::to_json(bounds).dump(2) + "\n") << "round " << round;
   }
+}
+
+// Without a base, the gate cannot tell which line grew: it claims no change
+// at any line, shows each regression's top sites as what they are, and says
+// how to name the lines that grew. With one, it names the line that grew
+// (not the top site, which did not change), and a line that only moved
+// (code added above it) is no change.
+TEST(Gate, NamesTheLineThatGrewAgainstTheBaseNotTheTopSite) {
+  using namespace allocgate::reports;
+  using allocgate::bounds::bounds_from_json;
+  const auto site = [](const std::string& function, int line, int allocs) {
+    return nlohmann::json{{"function", function},
+                          {"file", "src/scan.cpp"},
+                          {"line", line},
+                          {"allocs_per_op", allocs},
+                          {"bytes_per_op", 8}};
+  };
+  nlohmann::json base = nlohmann::json::array(), head = nlohmann::json::array(), bounds = nlohmann::json::object();
+  for (const std::string name : {"Parse.Anchor", "Parse.Alias"}) {
+    base.push_back({{"name", name}, {"allocs_per_op", 52}, {"sites", {site("push", 80, 50), site("scan", 40, 2)}}});
+    // One allocation added in scan at line 41: push's line moves from 80 to 81.
+    head.push_back({{"name", name},
+                    {"allocs_per_op", 53},
+                    {"sites", {site("push", 81, 50), site("scan", 41, 1), site("scan", 40, 2)}}});
+    bounds[name] = {{"allocs_per_op", 52}};
+  }
+  const auto gate = [&] {
+    return evaluate(report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", head}}, "head"),
+                    bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc",
+                    "b");
+  };
+  std::ostringstream without_base;
+  print_text(without_base, gate());
+  EXPECT_EQ(without_base.str().find("+1 allocs/op at"), std::string::npos) << without_base.str();
+  EXPECT_NE(without_base.str().find("REGRESSION Parse.Alias: allocs/op 53 > bound 52 (+1)\n"
+                                    "    50 allocs/op from push (src/scan.cpp:81)\n"),
+            std::string::npos)
+      << without_base.str();
+  EXPECT_NE(without_base.str().find("--base BASE.json, a report of the base commit with sites, names the lines that "
+                                    "grew"),
+            std::string::npos)
+      << without_base.str();
+
+  GateResult with_base = gate();
+  set_base_sites(with_base,
+                 report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", base}}, "base"));
+  std::ostringstream text, annotations;
+  print_text(text, with_base);
+  print_github_annotations(annotations, with_base);
+  EXPECT_EQ(text.str().rfind("REGRESSION +1 allocs/op at scan (src/scan.cpp:41) in 2 benchmarks: Parse.Alias, "
+                             "Parse.Anchor\n",
+                             0),
+            0u)
+      << text.str();
+  EXPECT_EQ(text.str().find("push"), std::string::npos) << text.str();
+  EXPECT_EQ(annotations.str().rfind("::error file=src/scan.cpp,line=41,", 0), 0u) << annotations.str();
+
+  // A base without sites for a case (profiled with none, yet allocating): no line is named.
+  base[0].erase("sites");
+  GateResult unmeasured = gate();
+  set_base_sites(unmeasured,
+                 report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", base}}, "base"));
+  std::ostringstream partly;
+  print_text(partly, unmeasured);
+  EXPECT_EQ(partly.str().find("+1 allocs/op at scan (src/scan.cpp:41) in 2"), std::string::npos) << partly.str();
+  EXPECT_NE(partly.str().find("    +1 allocs/op at scan (src/scan.cpp:41) (against the base)\n"), std::string::npos)
+      << partly.str();
 }
 
 }  // namespace

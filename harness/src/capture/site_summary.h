@@ -38,8 +38,10 @@ inline constexpr const char* kLocations = "locations";  ///< each frame's "file:
 /// kFrames, the unwinder at most its limit): never a silently shorter stack.
 inline constexpr const char* kTruncatedFrame = "[truncated]";
 
-/// How much of a profile a report keeps.
-inline constexpr std::size_t kSites = 5;
+/// How much of a profile a report keeps. Every site, up to what readers
+/// take: the gate and compare set a case's sites against its base's, where
+/// a site missing from one side would read as a change there.
+inline constexpr std::size_t kSites = 1000;
 inline constexpr std::size_t kStacks = 12;
 inline constexpr std::size_t kFrames = 20;
 
@@ -86,7 +88,7 @@ struct Summary {
   std::vector<StackSummary> stacks;  ///< most allocations first
 };
 
-/// The top kSites sites and kStacks stacks (their innermost kFrames frames,
+/// The sites (up to kSites) and the top kStacks stacks (their innermost kFrames frames,
 /// below a kTruncatedFrame where any were cut)
 /// of a profile of `operations` operations, per operation.
 Summary summarize(const SiteProfile& profile, double operations);
