@@ -21,8 +21,20 @@ Subcommand add_merge_command(CLI::App& app) {
   return {merge, [o] {
             std::vector<reports::NamedReport> shards;
             for (const std::string& file : o->inputs) shards.push_back({file, reports::read_report(file)});
-            const reports::Report merged = reports::merge_reports(std::move(shards));
-            write_output(o->out, [&](std::ostream& out) { reports::print_report(out, merged); });
+            // Reports in Google Benchmark's layout (test binaries', counted
+            // benchmarks') are joined as they are, every key kept; allocgate
+            // run's through its own writer.
+            const bool as_they_are = reports::all_in_benchmark_layout(shards);
+            std::vector<std::string> order;
+            const reports::Report merged = reports::merge_reports(std::move(shards), &order);
+            if (as_they_are) {
+              const nlohmann::json joined = reports::join_benchmark_layout(order);
+              write_output(o->out, [&](std::ostream& out) {
+                out << joined.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+              });
+            } else {
+              write_output(o->out, [&](std::ostream& out) { reports::print_report(out, merged); });
+            }
             if (o->out != "-") {
               std::cerr << "allocgate: wrote " << o->out << " (" << merged.cases.size() << " cases from "
                         << o->inputs.size() << " reports)\n";

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "input_error.h"
+#include "json_file.h"
 #include "json_keys.h"
 #include "shard.h"
 
@@ -67,7 +68,7 @@ bool order_shards(std::vector<NamedReport>& reports) {
 
 }  // namespace
 
-Report merge_reports(std::vector<NamedReport> reports) {
+Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* joined_order) {
   if (reports.empty()) throw files::InputError("merge: no reports to merge");
   for (const NamedReport& r : reports) {
     if (!r.report.context.contains(k::kSchemaVersion) && r.report.toolchain().empty()) {
@@ -77,6 +78,10 @@ Report merge_reports(std::vector<NamedReport> reports) {
     }
   }
   const bool shards = order_shards(reports);
+  if (joined_order != nullptr) {
+    joined_order->clear();
+    for (const NamedReport& r : reports) joined_order->push_back(r.source);
+  }
   const std::string toolchain = reports[0].report.toolchain();
   for (const NamedReport& r : reports) {
     if (r.report.toolchain() != toolchain) {
@@ -118,6 +123,26 @@ Report merge_reports(std::vector<NamedReport> reports) {
                             reports[source_of[*twice]].source + " and " + reports[source_of[*(twice + 1)]].source);
   }
   return merged;
+}
+
+bool all_in_benchmark_layout(const std::vector<NamedReport>& reports) {
+  return std::none_of(reports.begin(), reports.end(),
+                      [](const NamedReport& r) { return r.report.context.contains(k::kSchemaVersion); });
+}
+
+nlohmann::json join_benchmark_layout(const std::vector<std::string>& files) {
+  nlohmann::json joined;
+  nlohmann::json entries = nlohmann::json::array();
+  for (const std::string& file : files) {
+    nlohmann::json report = files::read_json_file(file);
+    if (joined.is_null()) {
+      joined["context"] = report.value("context", nlohmann::json::object());
+      joined["context"].erase(k::kShard);
+    }
+    for (nlohmann::json& entry : report.at("benchmarks")) entries.push_back(std::move(entry));
+  }
+  joined["benchmarks"] = std::move(entries);
+  return joined;
 }
 
 }  // namespace allocgate::reports

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "report.h"
 
 namespace allocgate::reports {
@@ -24,6 +26,17 @@ struct NamedReport {
 /// Throws InputError when one does not name its toolchain, the toolchains
 /// differ, a case is in two of them, or shards are missing, repeated or of
 /// different N. The context is the first shard's, without its shard.
-Report merge_reports(std::vector<NamedReport> reports);
+/// `order`, when given, receives the sources in the order they were joined.
+Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* order = nullptr);
+
+/// Whether every report is in Google Benchmark's layout (a counted
+/// benchmark's JSON, a test binary's --allocgate_out), not allocgate run's.
+bool all_in_benchmark_layout(const std::vector<NamedReport>& reports);
+
+/// The reports in Google Benchmark's layout joined as they are, every key of
+/// every entry kept (`allocs/op`, `allocgate_leaked_blocks`, ...): the first
+/// file's context without its shard, then each file's entries, `files` in
+/// the order merge_reports joined them. Throws InputError.
+nlohmann::json join_benchmark_layout(const std::vector<std::string>& files);
 
 }  // namespace allocgate::reports

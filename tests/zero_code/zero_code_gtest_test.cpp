@@ -341,6 +341,68 @@ TEST_F(ZeroCodeTests, KeptAcrossTestsIsOneTimeAndAReachableBlockIsKept) {
   EXPECT_EQ(library_static.at("leaked_bytes/op"), 0);
 }
 
+// A cache filled by whichever test uses it first: its node and key are
+// that test's, kept, until the run warms up. Warmed up, each test's figures
+// are its lookup's alone, whole, alone or sharded, and what its first run
+// allocated beyond them is one-time. The global locale keeps what it holds.
+TEST_F(ZeroCodeTests, AWarmUpMakesACachesFiguresTheSameWholeShardedAndAlone) {
+  const std::string cache = kKeptSuite + " --gtest_filter=Cache.* --allocgate_fail_on_leak";
+  const std::uint64_t lookup = long_string(40);
+  const std::uint64_t entry = [] {  // a map node with a 40-character key and a size_t, and the key's characters
+    std::map<std::string, std::size_t> m;
+    const std::string key(40, 'k');
+    allocgate::AllocationScope scope;
+    m.try_emplace(key, key.size());
+    return scope.stats().bytes_allocated;
+  }();
+  ASSERT_EQ(run(cache + " --allocgate_out=" + path("cold.json")).code, 0);
+  const auto cold = by_name(read_json(path("cold.json")));
+  expect_figures(cold, "Cache.FirstUser", {3, lookup + entry, 0, 0});
+  EXPECT_EQ(cold.at("Cache.FirstUser").at("allocgate_kept_blocks"), 2);
+  EXPECT_EQ(cold.at("Cache.FirstUser").at("allocgate_kept_bytes"), entry);
+  expect_figures(cold, "Cache.SecondUser", {1, lookup, 0, 0});
+
+  const auto warm = [&](const std::string& flags, const std::string& file) {
+    const auto result = run(cache + " --allocgate_warm_up " + flags + " --allocgate_out=" + path(file));
+    EXPECT_EQ(result.code, 0) << result.output;
+    return by_name(read_json(path(file)));
+  };
+  const auto whole = warm("", "whole.json");
+  const auto alone = warm("--gtest_filter=Cache.SecondUser", "alone.json");
+  for (const auto* tests : {&whole, &alone}) {
+    for (const auto& [name, entry_json] : *tests) {
+      SCOPED_TRACE(name);
+      expect_figures(*tests, name, {1, lookup, 0, 0});
+      EXPECT_EQ(entry_json.at("repetitions"), 1);  // the warm-up is no repetition of the case
+    }
+  }
+  EXPECT_EQ(alone.count("Cache.FirstUser"), 0u);
+  // The first test to run paid for the entry once, in its warm-up: one-time.
+  EXPECT_EQ(whole.at("Cache.FirstUser").at("allocgate_one_time_allocs"), 2);
+  EXPECT_EQ(whole.at("Cache.FirstUser").at("allocgate_one_time_bytes"), entry);
+  EXPECT_EQ(alone.at("Cache.SecondUser").at("allocgate_one_time_allocs"), 2);
+  EXPECT_FALSE(whole.at("Cache.SecondUser").contains("allocgate_one_time_allocs"));
+
+  // Shards: each alone in its process, warmed up: the whole run's figures.
+  const std::string shards[] = {path("s0.json"), path("s1.json")};
+  for (const char* index : {"0", "1"}) {
+    const std::string env = std::string("GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=") + index + " ";
+    ASSERT_EQ(run(env + cache + " --allocgate_warm_up --allocgate_out=" + shards[*index - '0']).code, 0);
+  }
+  for (const std::string& shard : shards) {
+    for (const auto& [name, e] : by_name(read_json(shard))) {
+      expect_figures(whole, name, {e.at("allocs/op"), e.at("bytes/op"), 0, 0});
+    }
+  }
+
+  // The global locale: what the test made it hold is kept, not leaked.
+  ASSERT_EQ(
+      run(kKeptSuite + " --gtest_filter=Locale.* --allocgate_fail_on_leak --allocgate_out=" + path("l.json")).code, 0);
+  const json locale = by_name(read_json(path("l.json"))).at("Locale.KeptByTheGlobalLocale");
+  EXPECT_EQ(locale.at("leaked_bytes/op"), 0);
+  EXPECT_GT(locale.at("allocgate_kept_blocks").get<std::uint64_t>(), 1u);  // the facet, the locale's own
+}
+
 TEST_F(ZeroCodeTests, ShardsMergeIntoTheWholeRunAndTheGatePassesThemOnItsBounds) {
   const std::string allocgate = ALLOCGATE_BIN;
   const std::string filter = " --gtest_filter=-Failures.*:Death.*";
@@ -375,10 +437,25 @@ TEST_F(ZeroCodeTests, ADirectoryGetsAReportPerProcessThatMergeJoins) {
       run(std::string(ALLOCGATE_BIN) + " merge " + path("reports") + "/*.json --out " + path("merged.json"));
   ASSERT_EQ(merged.code, 0) << merged.output;
   EXPECT_NE(merged.output.find("4 cases from 3 reports"), std::string::npos) << merged.output;
-  const json vectors = by_name(read_json(path("merged.json"))).at("Vectors.ReserveThenPush");  // allocgate's keys
-  EXPECT_EQ(vectors.at("allocs_per_op"), 1);
-  EXPECT_EQ(vectors.at("bytes_per_op"), 10 * sizeof(int));
-  EXPECT_EQ(vectors.at("leaked_bytes_per_op"), 0);
+  // Joined as they were written: every key of every test's entry kept.
+  const json merged_report = read_json(path("merged.json"));
+  const json vectors = by_name(merged_report).at("Vectors.ReserveThenPush");
+  EXPECT_EQ(vectors.at("allocs/op"), 1);
+  EXPECT_EQ(vectors.at("bytes/op"), 10 * sizeof(int));
+  EXPECT_EQ(vectors.at("leaked_bytes/op"), 0);
+  for (const char* key : {"allocgate_leaked_blocks", "allocgate_kept_bytes", "allocgate_kept_blocks", "peak_bytes"}) {
+    EXPECT_TRUE(vectors.contains(key)) << key;
+  }
+  const auto merged_entries = by_name(merged_report);
+  std::size_t entries = 0;
+  for (const auto& file : std::filesystem::directory_iterator(path("reports"))) {
+    for (const auto& [name, entry] : by_name(read_json(file.path().string()))) {
+      EXPECT_EQ(merged_entries.at(name), entry) << name;
+      ++entries;
+    }
+  }
+  EXPECT_EQ(entries, 4u);
+  EXPECT_EQ(merged_report.at("benchmarks").size(), 4u);
 }
 
 TEST_F(ZeroCodeTests, ABoundsFileLimitGatesEveryTestWithoutListingThem) {

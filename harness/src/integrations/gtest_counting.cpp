@@ -43,7 +43,9 @@
 #ifdef GTEST_FLAG_GET
 #define ALLOCGATE_GTEST_FLAG(name) GTEST_FLAG_GET(name)
 #define ALLOCGATE_GTEST_DEATH_TEST_FLAG(name) GTEST_FLAG_GET(name)
+#define ALLOCGATE_GTEST_SET_FLAG(name, value) GTEST_FLAG_SET(name, value)
 #else
+#define ALLOCGATE_GTEST_SET_FLAG(name, value) (::testing::GTEST_FLAG(name) = (value))
 #define ALLOCGATE_GTEST_FLAG(name) ::testing::GTEST_FLAG(name)
 #define ALLOCGATE_GTEST_DEATH_TEST_FLAG(name) ::testing::internal::GTEST_FLAG(name)
 #endif
@@ -135,6 +137,10 @@ void take_out(AllocationStats& stats, const AllocationStats& from, const Allocat
 // reports is a failure the printers still see.
 class CountingListener : public ::testing::EmptyTestEventListener {
  public:
+  void OnTestIterationStart(const ::testing::UnitTest&, int iteration) override {
+    warming_up_ = counting_options().warm_up && iteration == 0;
+  }
+
   void OnTestStart(const ::testing::TestInfo&) override { waiting_.store(true, std::memory_order_relaxed); }
 
   void begin(void* fixture) {
@@ -201,6 +207,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     const OneTime one_time = one_time_now() - one_time_before_;
     scope_.reset();
     const CountingOptions& options = counting_options();
+    if (warming_up_) {  // what the test allocates run first; its leaks are told when it is counted
+      if (!info.result()->Skipped()) first_runs_[full_name(info)] = OneTime{stats.allocations, stats.bytes_allocated};
+      return;
+    }
     if (leaked.blocks != 0 && !info.result()->Skipped()) {
       if (!options.leak_sites_to.empty()) {
         write_leak_sites(options.leak_sites_to, leaked);
@@ -218,6 +228,13 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       figures.kept_bytes = live.kept.bytes;
       figures.one_time_allocations = one_time.allocations;
       figures.one_time_bytes = one_time.bytes;
+      // Warmed up: what its first run allocated beyond this one was a first use's.
+      if (const auto first = first_runs_.find(full_name(info)); first != first_runs_.end()) {
+        figures.one_time_allocations +=
+            first->second.allocations - std::min(first->second.allocations, stats.allocations);
+        figures.one_time_bytes += first->second.bytes - std::min(first->second.bytes, stats.bytes_allocated);
+        first_runs_.erase(first);
+      }
       std::optional<SiteProfile> sites;
       if (options.sites && capture_) sites = capture_->profile(options.source_root);
       counted().report.add(full_name(info), figures, sites ? &*sites : nullptr);
@@ -267,6 +284,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::optional<std::pair<AllocationStats, AllocationStats>> death_matcher_;  // its figures before and after
   std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
   OneTime one_time_before_;
+  bool warming_up_ = false;
+  std::map<std::string, OneTime> first_runs_;  // each test's figures in the warm-up, until it is counted
 };
 
 CountingListener* g_listener = nullptr;
@@ -291,7 +310,8 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   if (const char* out = std::getenv("ALLOCGATE_OUT")) options.out = out;
   if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
   if (!environment_switch("ALLOCGATE_SITES", options.sites, err) ||
-      !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, err)) {
+      !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, err) ||
+      !environment_switch("ALLOCGATE_WARM_UP", options.warm_up, err)) {
     return false;
   }
   if (argc == nullptr || argv == nullptr) return true;
@@ -320,6 +340,8 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
       target = &options.sites;
     } else if ((value = flag_value(arg, "--allocgate_fail_on_leak")) != nullptr) {
       target = &options.fail_on_leak;
+    } else if ((value = flag_value(arg, "--allocgate_warm_up")) != nullptr) {
+      target = &options.warm_up;
     }
     if (target != nullptr) {
       const std::optional<bool> on = switch_value(value);
@@ -333,8 +355,8 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
     }
     if (arg.substr(0, 12) == "--allocgate_") {
       err << "allocgate: unknown flag " << files::terminal_text(arg)
-          << "; allocgate::gtest takes --allocgate_out=FILE, --allocgate_sites, --allocgate_source_root=DIR and "
-             "--allocgate_fail_on_leak\n";
+          << "; allocgate::gtest takes --allocgate_out=FILE, --allocgate_sites, --allocgate_source_root=DIR, "
+             "--allocgate_fail_on_leak and --allocgate_warm_up\n";
       return false;
     }
     argv[kept++] = argv[i];
@@ -376,6 +398,14 @@ void install_counting(const void* outer_frame) {
                 << ": cannot write: " << std::strerror(errno) << '\n';
       std::exit(1);
     }
+  }
+  // The warm-up is one more iteration, first: GoogleTest runs the tests, and
+  // prints them, once more. Not in a death test's child, which runs one
+  // statement and exits, nor when the run lists tests or repeats forever.
+  if (counting_options().warm_up && ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() &&
+      !ALLOCGATE_GTEST_FLAG(list_tests)) {
+    const std::int32_t repeat = ALLOCGATE_GTEST_FLAG(repeat);
+    if (repeat >= 0) ALLOCGATE_GTEST_SET_FLAG(repeat, repeat + 1);
   }
   g_listener = new CountingListener;
   ::testing::UnitTest::GetInstance()->listeners().Append(g_listener);  // owned by GoogleTest from here
