@@ -30,6 +30,8 @@ enum Field : std::uint32_t {
   kEqual = 1u << 14,
   kTestFailed = 1u << 15,
   kExtra = 1u << 16,
+  kKept = 1u << 17,
+  kOneTime = 1u << 18,
 };
 
 }  // namespace
@@ -66,6 +68,8 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   has(c.equal_to_reference.has_value(), kEqualKnown);
   has(c.equal_to_reference.value_or(false), kEqual);
   has(c.test_failed, kTestFailed);
+  has(c.kept_bytes.has_value(), kKept);
+  has(c.one_time_allocs.has_value(), kOneTime);
   has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty(), kExtra);
 
   std::string record;
@@ -79,7 +83,8 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   for (const auto& [field, value] :
        {std::pair{kAllocsMin, c.allocs_per_op_min}, std::pair{kBytes, c.bytes_per_op}, std::pair{kPeak, c.peak_bytes},
         std::pair{kLeaked, c.leaked_bytes_per_op}, std::pair{kNsMedian, c.ns_median}, std::pair{kNsMin, c.ns_min},
-        std::pair{kNsMax, c.ns_max}, std::pair{kCpuNsMedian, c.cpu_ns_median}}) {
+        std::pair{kNsMax, c.ns_max}, std::pair{kCpuNsMedian, c.cpu_ns_median}, std::pair{kKept, c.kept_bytes},
+        std::pair{kOneTime, c.one_time_allocs}}) {
     if (fields & field) w.figure(*value);
   }
   if (fields & kIterations) w.varint(static_cast<std::uint64_t>(*c.iterations));
@@ -112,7 +117,8 @@ CaseResult CaseList::operator[](std::size_t i) const {
   for (const auto& [field, value] :
        {std::pair{kAllocsMin, &c.allocs_per_op_min}, std::pair{kBytes, &c.bytes_per_op},
         std::pair{kPeak, &c.peak_bytes}, std::pair{kLeaked, &c.leaked_bytes_per_op}, std::pair{kNsMedian, &c.ns_median},
-        std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max}, std::pair{kCpuNsMedian, &c.cpu_ns_median}}) {
+        std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max}, std::pair{kCpuNsMedian, &c.cpu_ns_median},
+        std::pair{kKept, &c.kept_bytes}, std::pair{kOneTime, &c.one_time_allocs}}) {
     if (fields & field) *value = r.figure();
   }
   if (fields & kIterations) c.iterations = static_cast<std::int64_t>(r.varint());

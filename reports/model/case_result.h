@@ -45,7 +45,13 @@ struct CaseResult {
   std::optional<std::int64_t> iterations;  ///< summed over the repetitions
   std::string output_sha256;
   std::optional<bool> equal_to_reference;
-  bool test_failed = false;          ///< a GoogleTest test that failed (allocgate::gtest's reports)
+  bool test_failed = false;  ///< a GoogleTest test that failed (allocgate::gtest's reports)
+  /// A test's bytes live at its end and still reachable (allocgate::gtest's
+  /// reports: allocgate_kept_bytes); absent elsewhere.
+  std::optional<double> kept_bytes;
+  /// What function-local statics built during a test allocated, or its
+  /// first run beyond its counted one (allocgate_one_time_allocs).
+  std::optional<double> one_time_allocs;
   std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
   std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
 };

@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "flame_tree.h"
 #include "format.h"
+#include "json_file.h"
 #include "json_keys.h"
 #include "name_order.h"
 #include "page.h"
@@ -323,6 +324,112 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
   }
 }
 
+// A test report's (allocgate::gtest's): what a reader looks for first, the
+// tests that leak, keep memory or allocate most, then one table per test
+// suite, leaking and heaviest tests first, sortable by any column. A test's
+// sites and stacks are in a <details> of its own, its flame graph drawn when
+// it is opened. No chart: a test is one run of its own code, not a series.
+struct TestRow {
+  const CaseResult* c;
+  double kept_bytes = 0;
+  double one_time = 0;
+};
+
+// A suite's section: its id apart from the page's own (allocgate-data,
+// chartN, flameN), whatever the suite is named.
+std::string test_anchor(const std::string& suite) { return "suite-" + suite; }
+
+std::string suite_of(const std::string& test) {
+  const std::size_t dot = test.find('.');
+  return dot == std::string::npos ? std::string() : test.substr(0, dot);
+}
+
+// Leaking first, then by allocs/op, then by name.
+bool heavier(const TestRow& a, const TestRow& b) {
+  const double la = a.c->leaked_bytes_per_op.value_or(0), lb = b.c->leaked_bytes_per_op.value_or(0);
+  if (la != lb) return la > lb;
+  if (a.c->allocs_per_op != b.c->allocs_per_op) return a.c->allocs_per_op > b.c->allocs_per_op;
+  return name_before(a.c->name, b.c->name);
+}
+
+// A number cell: its figure as the tables print it, its value for sorting.
+std::string number_cell(std::optional<double> value) {
+  if (!value) return "<td class=\"n\" data-v=\"-1\"></td>";
+  return "<td class=\"n\" data-v=\"" + files::json_number(*value).dump() + "\">" + files::readable(*value) + "</td>";
+}
+
+void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_suite_links) {
+  body << "<table class=\"sortable tests\"><thead><tr><th>test</th><th>allocs/op</th><th>B/op</th><th>peak "
+          "bytes</th><th>leaked B</th><th>kept B</th><th>one-time allocs</th></tr></thead><tbody>\n";
+  for (const TestRow& row : rows) {
+    const CaseResult& c = *row.c;
+    const double leaked = c.leaked_bytes_per_op.value_or(0);
+    body << "<tr" << (leaked > 0 ? " class=\"leaked\"" : "") << "><td>";
+    if (with_suite_links) {
+      body << "<a href=\"#" << files::html_text(test_anchor(suite_of(c.name))) << "\">" << files::html_text(c.name)
+           << "</a>";
+    } else {
+      body << files::html_text(c.name);
+    }
+    body << (c.test_failed ? " <span class=\"regressed\">(failed)</span>" : "") << "</td>"
+         << number_cell(c.allocs_per_op) << number_cell(c.bytes_per_op) << number_cell(c.peak_bytes)
+         << number_cell(c.leaked_bytes_per_op) << number_cell(row.kept_bytes) << number_cell(row.one_time) << "</tr>\n";
+  }
+  body << "</tbody></table>\n";
+}
+
+void test_sections(std::ostream& body, PageData& data, const Report& report) {
+  std::deque<CaseResult> decoded;
+  std::vector<TestRow> all;
+  for (CaseResult c : report.cases) {
+    const CaseResult& kept = decoded.emplace_back(std::move(c));
+    all.push_back(TestRow{&kept, kept.kept_bytes.value_or(0), kept.one_time_allocs.value_or(0)});
+  }
+  std::map<std::string, std::vector<TestRow>> suites;
+  std::size_t leaking = 0, keeping = 0, failed = 0;
+  for (const TestRow& row : all) {
+    suites[suite_of(row.c->name)].push_back(row);
+    leaking += row.c->leaked_bytes_per_op.value_or(0) > 0;
+    keeping += row.kept_bytes > 0;
+    failed += row.c->test_failed;
+  }
+  body << "<p class=\"summary\">" << all.size() << " tests in " << suites.size() << " suites: " << leaking << " leak, "
+       << keeping << " keep memory (reachable at their end), " << failed << " failed.</p>\n";
+  std::vector<TestRow> heaviest = all;
+  const std::size_t shown = std::min<std::size_t>(heaviest.size(), 20);
+  std::partial_sort(heaviest.begin(), heaviest.begin() + static_cast<std::ptrdiff_t>(shown), heaviest.end(), heavier);
+  heaviest.resize(shown);
+  body << "<section class=\"suite\"><h2>The tests that leak or allocate most</h2>\n";
+  test_table(body, heaviest, true);
+  body << "</section>\n";
+
+  // Suites with a leaking test first, then by their heaviest test.
+  std::vector<std::pair<std::string, std::vector<TestRow>>> ordered(suites.begin(), suites.end());
+  for (auto& [name, rows] : ordered) std::stable_sort(rows.begin(), rows.end(), heavier);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
+  for (const auto& [suite, rows] : ordered) {
+    body << "<section class=\"suite\"><h2 id=\"" << files::html_text(test_anchor(suite)) << "\">"
+         << files::html_text(suite.empty() ? std::string("(no suite)") : suite) << "</h2>\n";
+    test_table(body, rows, false);
+    for (const TestRow& row : rows) {
+      const CaseResult& c = *row.c;
+      if (c.sites.empty() && c.stacks.empty()) continue;
+      body << "<details class=\"flame-case\"><summary>" << files::html_text(c.name)
+           << ": where it allocates</summary>\n";
+      if (!c.sites.empty()) sites_table(body, c);
+      nlohmann::json tree = flame_tree(c);
+      if (!tree.is_null()) {
+        const std::string id = data.id("flame");
+        body << "<div class=\"flame\" id=\"" << id << "\"></div>\n";
+        data.flames.push_back({{"id", id}, {"title", c.name}, {"differential", false}, {"tree", std::move(tree)}});
+      }
+      body << "</details>\n";
+    }
+    body << "</section>\n";
+  }
+}
+
 }  // namespace
 
 void print_html(std::ostream& out, const Report& report) {
@@ -330,8 +437,12 @@ void print_html(std::ostream& out, const Report& report) {
   PageData data;
   body << "<h1>allocgate report</h1>\n";
   context_line(body, report);
-  for (const WorkloadView& v : arrange(report)) workload_section(body, data, v);
-  benchmark_sections(body, data, report);
+  if (report.context_text(keys::kTests).empty()) {
+    for (const WorkloadView& v : arrange(report)) workload_section(body, data, v);
+    benchmark_sections(body, data, report);
+  } else {
+    test_sections(body, data, report);
+  }
   if (!report.not_run.empty()) {
     body << "<h2>not run</h2>\n<ul>\n";
     for (const NotRun& n : report.not_run) {

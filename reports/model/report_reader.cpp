@@ -352,7 +352,11 @@ void add_iteration(const std::string& name, Benchmark& b, const Reader& r, Frame
     c.iterations = sum;
   }
   if (r.flag(k::kTestFailed)) c.test_failed = true;  // in any repeat
-  if (c.sites.empty()) read_sites(r, c, frames);     // --allocgate_sites writes them into every repetition
+  if (const auto v = r.allocation(allocgate::keys::kKeptBytes)) c.kept_bytes = std::max(c.kept_bytes.value_or(0), *v);
+  if (const auto v = r.allocation(allocgate::keys::kOneTimeAllocations)) {
+    c.one_time_allocs = std::max(c.one_time_allocs.value_or(0), *v);
+  }
+  if (c.sites.empty()) read_sites(r, c, frames);  // --allocgate_sites writes them into every repetition
   if (const auto t = r.nanoseconds(k::kRealTime)) b.real_ns.push_back(*t);
   if (const auto t = r.nanoseconds(k::kCpuTime)) b.cpu_ns.push_back(*t);
 }

@@ -272,6 +272,41 @@
     later.observe(holder);
   });
   (data.flames || []).forEach(whenShown);
+
+  // A table of tests sorts by any column: a click on its heading, or Enter
+  // on it (again: the other way). A number cell's value is its data-v.
+  function sortable(table) {
+    const head = table.tHead && table.tHead.rows[0];
+    const body = table.tBodies[0];
+    if (!head || !body) return;
+    Array.from(head.cells).forEach((th, column) => {
+      th.tabIndex = 0;
+      th.setAttribute('aria-sort', 'none');
+      const key = (row) => {
+        const cell = row.cells[column];
+        return cell.dataset.v !== undefined ? Number(cell.dataset.v) : cell.textContent;
+      };
+      const sort = () => {
+        const descending = th.getAttribute('aria-sort') !== 'descending';
+        const rows = Array.from(body.rows);
+        rows.sort((a, b) => {
+          const x = key(a), y = key(b);
+          const order = typeof x === 'number' ? x - y : x.localeCompare(y);
+          return descending ? -order : order;
+        });
+        Array.from(head.cells).forEach((cell) => cell.setAttribute('aria-sort', 'none'));
+        th.setAttribute('aria-sort', descending ? 'descending' : 'ascending');
+        body.append(...rows);
+      };
+      th.addEventListener('click', sort);
+      th.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' && event.key !== ' ') return;
+        event.preventDefault();
+        sort();
+      });
+    });
+  }
+  document.querySelectorAll('table.sortable').forEach(sortable);
   // From the page's navigation to all drawn: what a reader waits.
   document.body.dataset.renderMs = String(Math.round(performance.now()));
 })();

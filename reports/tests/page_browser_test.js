@@ -9,7 +9,9 @@
 // against --max-ms when given (by hand, on an idle machine).
 //
 // Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
-//        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS]
+//        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS] [--tests]
+// --tests: a test report's page: its tables sort by a click on a heading,
+// both ways, and a test's flame graph is drawn when its details are opened.
 // --marks: every chart with marked points (a history's changes) marks the
 // runs of exactly these commits (comma-separated), and one chart at least does.
 // Exit 0: pass; 1: a check failed; 77: no Chromium (ctest: skipped).
@@ -30,6 +32,7 @@ const tooltipText = option('--tooltip-text', null);
 // A time bound only when asked for: on a shared machine a timed check flakes.
 const maxMs = Number(option('--max-ms', 'Infinity'));
 const differential = args.includes('--differential');
+const tests = args.includes('--tests');
 const marks = option('--marks', null);
 // The runner's frames, main's and libc's: never in a flame graph.
 const outside = /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::)/;
@@ -169,6 +172,29 @@ function fail(message) {
       if (!found.includes(frame.name)) fail(`searching for ${frame.name} highlighted ${JSON.stringify(found)}`);
       await page.mouse.move(0, 0);
       await new Promise((r) => setTimeout(r, 400));
+    }
+
+    if (tests) {
+      // allocs/op, the second column: a click sorts the rows by it, most first; another, fewest first.
+      const order = async () => page.evaluate(() => [...document.querySelector('table.sortable').tBodies[0].rows]
+                                                      .map((row) => Number(row.cells[1].dataset.v)));
+      const sorted = (values, descending) => values.every((v, i) => i === 0 || (descending ? values[i - 1] >= v
+                                                                                             : values[i - 1] <= v));
+      await page.click('table.sortable th:nth-child(2)');
+      const down = await order();
+      if (down.length < 2 || !sorted(down, true)) fail(`a click did not sort allocs/op down: ${down}`);
+      await page.click('table.sortable th:nth-child(2)');
+      const up = await order();
+      if (!sorted(up, false) || up[0] === down[0]) fail(`a second click did not sort allocs/op up: ${up}`);
+      // No flame graph before its details are opened; one after.
+      const opened = await page.evaluate(() => {
+        const details = [...document.querySelectorAll('details.flame-case')].find((d) => d.querySelector('.flame'));
+        if (!details) return null;
+        details.open = true;
+        return details.querySelector('.flame').id;
+      });
+      if (!opened) fail('no test has a flame graph to open');
+      await page.waitForFunction((id) => Boolean(document.getElementById(id).flame), {timeout: 5000}, opened);
     }
 
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -6,13 +6,17 @@
 # against the regressed one, both with --sites) and a history of three runs.
 # Screenshots and pages are left in WORK_DIR.
 # Exit 77 (ctest: skipped) where Chromium, Node.js or puppeteer-core is missing.
-# Usage: pages_browser_test.sh ALLOCGATE ALLOCGATE_REGRESSED REPORT WORK_DIR [BENCHMARK_BINARY]
+# A test binary's report with sites: a table per test suite, sorted by a
+# click, each test's flame graph drawn only when its details are opened.
+# Usage: pages_browser_test.sh ALLOCGATE ALLOCGATE_REGRESSED REPORT WORK_DIR [BENCHMARK_BINARY|-] [TEST_BINARY]
 set -euo pipefail
 allocgate=$1
 regressed=$2
 report=$3
 work=$4
 bench=${5:-}
+[ "$bench" = - ] && bench=
+tests=${6:-}
 here=$(cd "$(dirname "$0")" && pwd)
 
 command -v node >/dev/null || { echo "skipped: node is not installed"; exit 77; }
@@ -53,4 +57,11 @@ db="$work/history.db"
 "$allocgate" history --db "$db" add --commit c3-mended --date 2026-12-03 "$work/base.json" >/dev/null
 "$allocgate" history --db "$db" chart --html --out "$work/history.html"
 check "$work/history.html" "$work/history.png" --flames 0 --marks c2-regress,c3-mended
+
+if [ -n "$tests" ]; then
+  "$tests" --allocgate_sites --gtest_filter=-Failures.*:Death.* --allocgate_out="$work/tests.json" >/dev/null 2>&1
+  "$allocgate" table --html --out "$work/tests.html" "$work/tests.json"
+  check "$work/tests.html" "$work/tests.png" --charts 0 --flames 0 --tests
+  grep -q 'id="suite-Leaks"' "$work/tests.html" || { echo "FAIL: no section for the suite Leaks"; exit 1; }
+fi
 echo "PASS"

@@ -34,6 +34,9 @@ inline constexpr const char* kOneTimeBytes = "allocgate_one_time_bytes";
 inline constexpr const char* kTestFailed = "allocgate_test_failed";
 
 // --- context: what built the binary --------------------------------------------
+/// "googletest": the report is a test binary's, a case per test
+/// (allocgate::gtest's --allocgate_out); its page is drawn per test suite.
+inline constexpr const char* kTests = "allocgate_tests";
 inline constexpr const char* kToolchain = "allocgate_toolchain";  ///< the bounds file's section for this build
 inline constexpr const char* kHookLive = "allocgate_hook_live";   ///< "true": allocations were counted
 /// The commit measured: ALLOCGATE_GIT_COMMIT or GITHUB_SHA, else git's HEAD

@@ -40,7 +40,7 @@ void TestReport::add(std::string name, const TestFigures& figures, const SitePro
 namespace {
 
 nlohmann::json context_json(const std::string& executable) {
-  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}};
+  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}, {keys::kTests, "googletest"}};
   if (!executable.empty()) context["executable"] = executable;
   if (const auto state = git_state()) {
     context[keys::kGitCommit] = state->commit;
