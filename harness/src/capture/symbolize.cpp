@@ -402,7 +402,7 @@ class Symbolizer {
     const std::string& built_in = source_tree_of(comp_dir);
     const bool executable = is_executable(module);
     // The symbol table's name is fully qualified (DWARF's may be just "TestBody").
-    const char* symbol = dwfl_module_addrname(module, pc);
+    const char* symbol = symbol_at(module, pc);
     const std::string symbol_name = symbol != nullptr ? without_parameters(demangle(symbol)) : std::string();
     if (Dwfl_Line* l = dwfl_module_getsrc(module, pc)) {
       file = path(dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr, nullptr), comp_dir);
@@ -452,6 +452,44 @@ class Symbolizer {
   }
 
   // "libz.so.1+0x3f2a", as heaptrack names a frame it has no symbol for.
+  // The function symbol whose range holds pc, as dwfl_module_addrname
+  // finds it, from the module's symbols sorted once: elfutils reads the
+  // whole symbol table on every call, which was most of what capturing a
+  // real suite's sites cost (yaml-cpp's: 60% of it in libelf and libdw).
+  struct Symbol {
+    Dwarf_Addr start, end;
+    const char* name;
+  };
+
+  const char* symbol_at(Dwfl_Module* module, Dwarf_Addr pc) {
+    auto [at, added] = symbols_.try_emplace(module);
+    std::vector<Symbol>& symbols = at->second;
+    if (added) {
+      const int count = dwfl_module_getsymtab(module);
+      for (int i = 0; i < count; ++i) {
+        GElf_Sym sym;
+        GElf_Addr address = 0;
+        const char* name = dwfl_module_getsym_info(module, i, &sym, &address, nullptr, nullptr, nullptr);
+        if (name == nullptr || *name == '\0' || GELF_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_shndx == SHN_UNDEF) {
+          continue;
+        }
+        symbols.push_back(Symbol{address, address + std::max<GElf_Xword>(sym.st_size, 1), name});
+      }
+      // By start; of symbols at one address, the longest first.
+      std::stable_sort(symbols.begin(), symbols.end(), [](const Symbol& a, const Symbol& b) {
+        return a.start < b.start || (a.start == b.start && a.end > b.end);
+      });
+    }
+    auto next = std::upper_bound(symbols.begin(), symbols.end(), pc,
+                                 [](Dwarf_Addr address, const Symbol& s) { return address < s.start; });
+    // The nearest start at or below pc whose range holds it; a few back at most (nested or aliased ranges).
+    for (int back = 0; next != symbols.begin() && back < 8; ++back) {
+      --next;
+      if (pc < next->end) return next->name;
+    }
+    return dwfl_module_addrname(module, pc);  // none found so: elfutils' own search
+  }
+
   static std::string object_offset(Dwfl_Module* module, Dwarf_Addr pc) {
     Dwarf_Addr start = 0;
     const char* name = dwfl_module_info(module, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
@@ -467,6 +505,7 @@ class Symbolizer {
   std::unordered_map<void*, std::vector<ResolvedFrame>> cache_;
   std::unordered_map<std::string, std::string> trees_;  // directory -> its source tree
   std::unordered_map<void*, std::vector<FunctionRange>> functions_;
+  std::unordered_map<Dwfl_Module*, std::vector<Symbol>> symbols_;  // each module's, sorted by start
 };
 
 // A frame's file as a profile shows it: relative to the source root the
@@ -661,11 +700,14 @@ SiteProfile profile_of(const detail::StackTable& table, std::string_view source_
     site.bytes += captured.bytes;
     site.temporary += captured.temporary;
     // The standard library's frames between the site and the allocation;
-    // the hint of the site's stack that allocates most.
+    // the hint of the site's stack that allocates most, of stacks that
+    // allocate as much the first hint in text order: the table's order is
+    // its addresses', which differ between runs.
     const std::vector<SiteFrame> under(innermost_first.begin(),
                                        innermost_first.begin() + static_cast<std::ptrdiff_t>(user));
+    const std::uint64_t weight = hint_weight[it->second];
     if (std::string hint = detail::fix_hint(under, captured.temporary == captured.count);
-        !hint.empty() && captured.count > hint_weight[it->second]) {
+        !hint.empty() && (captured.count > weight || (captured.count == weight && hint < site.hint))) {
       site.hint = std::move(hint);
       hint_weight[it->second] = captured.count;
     }
