@@ -265,7 +265,7 @@ class Marking {
     const std::uintptr_t start = (word & 15) != 0 ? word - 8 : word;
     const Range* region = region_of(start);
     if (region == nullptr || start - region->begin < sizeof(BlockHeader)) return true;
-    const BlockHeader& header = *reinterpret_cast<const BlockHeader*>(start - sizeof(BlockHeader));
+    const BlockHeader header = *reinterpret_cast<const BlockHeader*>(start - sizeof(BlockHeader));  // read here, unsanitized
     if (!plausible_header(header, region->end - start) || (start != word && header.size < 8)) return true;
     auto* block = reinterpret_cast<void*>(start);
     if (reached_.contains(block)) return true;
