@@ -316,7 +316,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     tag |= g_process.block_tag.load(std::memory_order_relaxed) | kLeakableBit;
     count_tagged(t, 1, size);
   }
-  *header_of(user) = BlockHeader{size, tag};
+  *header_of(user) = BlockHeader{size, tag | header_check(header_of(user), size)};
   return user;
 }
 
@@ -429,7 +429,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
     count_owned_tagged(1, size);
   }
   auto* header = static_cast<BlockHeader*>(base);
-  *header = BlockHeader{size, tag};
+  *header = BlockHeader{size, tag | header_check(header, size)};
   return header + 1;
 }
 
@@ -439,7 +439,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
   if (p == nullptr || !tagging_on_the_owner(t)) return false;
   BlockHeader* header = header_of(p);
   const std::uint64_t tag = header->tag;
-  if ((tag & ~(kBlockTagBits | kLeakableBit)) != kPlainCounted ||
+  if ((tag & ~(kBlockTagBits | kCheckBits | kLeakableBit)) != kPlainCounted ||
       p == g_process.disowned_block.load(std::memory_order_relaxed)) {
     return false;
   }
@@ -466,7 +466,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
     if (void* base = std::malloc(sizeof(BlockHeader) + size); ALLOCGATE_LIKELY(base != nullptr)) {
       count_allocation(t.counters, size);
       auto* header = static_cast<BlockHeader*>(base);
-      *header = BlockHeader{size, kPlainCounted};
+      *header = BlockHeader{size, kPlainCounted | header_check(header, size)};
       return header + 1;
     }
   } else if (state == kCountedTest) {
@@ -493,7 +493,7 @@ template <bool kSized>
   }
   if (state == kBlockHeaders && p != nullptr) {
     BlockHeader* header = header_of(p);
-    if (ALLOCGATE_LIKELY(header->tag == kPlainCounted)) {
+    if (ALLOCGATE_LIKELY((header->tag & ~kCheckBits) == kPlainCounted)) {
       count_deallocation(t.counters, header->size);
       header->tag = 0;  // forget_header
       std::free(header);

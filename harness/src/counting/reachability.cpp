@@ -265,8 +265,17 @@ class Marking {
     const std::uintptr_t start = (word & 15) != 0 ? word - 8 : word;
     const Range* region = region_of(start);
     if (region == nullptr || start - region->begin < sizeof(BlockHeader)) return true;
-    const BlockHeader header = *reinterpret_cast<const BlockHeader*>(start - sizeof(BlockHeader));  // read here, unsanitized
-    if (!plausible_header(header, region->end - start) || (start != word && header.size < 8)) return true;
+    const BlockHeader header =
+        *reinterpret_cast<const BlockHeader*>(start - sizeof(BlockHeader));  // read here, unsanitized
+    if (!plausible_header(header, reinterpret_cast<const void*>(start - sizeof(BlockHeader)), region->end - start)) {
+      return true;
+    }
+    // Past a cookie only where the block starts with one: the count of
+    // elements that fill the rest of it (not a pointer into text at offset 8).
+    if (start != word) {
+      const std::uint64_t count = header.size >= 16 ? *reinterpret_cast<const std::uint64_t*>(start) : 0;
+      if (count == 0 || count > header.size - 8 || (header.size - 8) % count != 0) return true;
+    }
     auto* block = reinterpret_cast<void*>(start);
     if (reached_.contains(block)) return true;
     return reached_.insert(block) && pending_.push(Range{start, start + header.size});
