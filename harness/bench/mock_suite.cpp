@@ -82,19 +82,32 @@ void store_test(StoreTest& fixture, ::testing::StrictMock<MockStore>& store, int
   }
 }
 
-// clang-format off (it reflows the macros differently on each run)
-#define ALLOCGATE_TEST(suite, n) \
-  TEST_F(Store##suite, Case##n) { store_test(*this, store_, suite, n); }
-#define ALLOCGATE_SUITE(suite)                                                                            \
-  class Store##suite : public StoreTest {};                                                               \
-  ALLOCGATE_TEST(suite, 0)                                                                                \
-  ALLOCGATE_TEST(suite, 1) ALLOCGATE_TEST(suite, 2) ALLOCGATE_TEST(suite, 3) ALLOCGATE_TEST(suite, 4)     \
-      ALLOCGATE_TEST(suite, 5) ALLOCGATE_TEST(suite, 6) ALLOCGATE_TEST(suite, 7) ALLOCGATE_TEST(suite, 8) \
-          ALLOCGATE_TEST(suite, 9)
-#define ALLOCGATE_TEN_SUITES(t)                                                                                 \
-  ALLOCGATE_SUITE(t##0)                                                                                         \
-  ALLOCGATE_SUITE(t##1) ALLOCGATE_SUITE(t##2) ALLOCGATE_SUITE(t##3) ALLOCGATE_SUITE(t##4) ALLOCGATE_SUITE(t##5) \
-      ALLOCGATE_SUITE(t##6) ALLOCGATE_SUITE(t##7) ALLOCGATE_SUITE(t##8) ALLOCGATE_SUITE(t##9)
+// Ten tests a suite, ten suites a line: clang-format would reflow these.
+// clang-format off
+#define ALLOCGATE_TEST(suite, n) TEST_F(Store##suite, Case##n) { store_test(*this, store_, suite, n); }
+#define ALLOCGATE_SUITE(suite) \
+  class Store##suite : public StoreTest {}; \
+  ALLOCGATE_TEST(suite, 0) \
+  ALLOCGATE_TEST(suite, 1) \
+  ALLOCGATE_TEST(suite, 2) \
+  ALLOCGATE_TEST(suite, 3) \
+  ALLOCGATE_TEST(suite, 4) \
+  ALLOCGATE_TEST(suite, 5) \
+  ALLOCGATE_TEST(suite, 6) \
+  ALLOCGATE_TEST(suite, 7) \
+  ALLOCGATE_TEST(suite, 8) \
+  ALLOCGATE_TEST(suite, 9)
+#define ALLOCGATE_TEN_SUITES(t) \
+  ALLOCGATE_SUITE(t##0) \
+  ALLOCGATE_SUITE(t##1) \
+  ALLOCGATE_SUITE(t##2) \
+  ALLOCGATE_SUITE(t##3) \
+  ALLOCGATE_SUITE(t##4) \
+  ALLOCGATE_SUITE(t##5) \
+  ALLOCGATE_SUITE(t##6) \
+  ALLOCGATE_SUITE(t##7) \
+  ALLOCGATE_SUITE(t##8) \
+  ALLOCGATE_SUITE(t##9)
 // clang-format on
 
 ALLOCGATE_TEN_SUITES(1)
