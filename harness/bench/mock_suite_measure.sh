@@ -50,7 +50,7 @@ jq -r '"  kept (reachable at their end, not leaks): \([.benchmarks[] | select(.a
   "$out/whole.json"
 if command -v valgrind >/dev/null; then
   valgrind --leak-check=full --error-exitcode=0 "$plain" >/dev/null 2>"$out/valgrind.txt" || true
-  echo "  valgrind: $(grep -E 'definitely lost:' "$out/valgrind.txt" | sed 's/^==[0-9]*== *//')"
+  echo "  valgrind: $(grep -E '(definitely|indirectly) lost:' "$out/valgrind.txt" | sed 's/^==[0-9]*== *//' | paste -sd ';')"
 fi
 
 echo "whole against 3 shards merged:"
