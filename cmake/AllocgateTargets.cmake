@@ -15,7 +15,9 @@ function(allocgate_add_test name)
   cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
   allocgate_warnings(${name})
-  target_link_libraries(${name} PRIVATE allocgate_gtest_library GTest::gtest_main)  # uncounted: see harness/CMakeLists.txt
+  # uncounted: see harness/CMakeLists.txt. The harness itself for its usage
+  # requirements (clang's sized deallocation), which allocgate::gtest keeps to itself.
+  target_link_libraries(${name} PRIVATE allocgate_gtest_library allocgate::harness GTest::gtest_main)
   # Test support: the standard library's figures (standard_library.h).
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/harness/tests/support)
   allocgate_discover_tests(${name} LABELS ${ARG_LABELS})
