@@ -167,34 +167,7 @@ function(allocgate_add_benchmark_integration)
   # code's behaviour, only which operator delete it calls.
   target_compile_options(allocgate_benchmark INTERFACE $<$<COMPILE_LANG_AND_ID:CXX,Clang>:-fsized-deallocation>)
   # Every benchmark's timed loop counted with no code: the program's calls to
-  # gMock's bookkeeping, run paused (src/integrations/gmock_wrapped.cpp): its
-# registry of mocks, their reactions to uninteresting calls (a const void*
-# up to 1.11, a uintptr_t since), sequences, and the location each
-# EXPECT_CALL formats.
-set(ALLOCGATE_GMOCK_WRAPPED
-    _ZN7testing10InSequenceC1Ev
-    _ZN7testing10InSequenceC2Ev
-    _ZN7testing10InSequenceD1Ev
-    _ZN7testing10InSequenceD2Ev
-    _ZNK7testing8Sequence14AddExpectationERKNS_11ExpectationE
-    _ZN7testing4Mock8RegisterEPKvPNS_8internal25UntypedFunctionMockerBaseE
-    _ZN7testing8internal25UntypedFunctionMockerBase13RegisterOwnerEPKv
-    _ZN7testing4Mock31RegisterUseByOnCallOrExpectCallEPKvPKci
-    _ZN7testing4Mock16UnregisterLockedEPNS_8internal25UntypedFunctionMockerBaseE
-    _ZN7testing4Mock23AllowUninterestingCallsEm
-    _ZN7testing4Mock22WarnUninterestingCallsEm
-    _ZN7testing4Mock22FailUninterestingCallsEm
-    _ZN7testing4Mock22UnregisterCallReactionEm
-    _ZN7testing4Mock23AllowUninterestingCallsEPKv
-    _ZN7testing4Mock22WarnUninterestingCallsEPKv
-    _ZN7testing4Mock22FailUninterestingCallsEPKv
-    _ZN7testing4Mock22UnregisterCallReactionEPKv)
-set(ALLOCGATE_GMOCK_WRAPPED_LIBSTDCXX
-    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
-set(ALLOCGATE_GMOCK_WRAPPED_LIBCXX
-    _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt3__112basic_stringIcNS4_11char_traitsIcEENS4_9allocatorIcEEEE)
-
-# Google Benchmark's loop entry points reach allocgate first.
+  # Google Benchmark's loop entry points reach allocgate first.
   _allocgate_wrap(allocgate_benchmark ${ALLOCGATE_BENCHMARK_WRAPPED})
   # An OBJECT library, so its main() always enters the link, ahead of any
   # archive: with Google Benchmark's benchmark_main also linked, this main

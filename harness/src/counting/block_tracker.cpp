@@ -445,15 +445,14 @@ LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) no
 
 LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
   const LiveTotals live = live_blocks();
-  if (live.blocks == 0) return LiveSplit{live, {}, true};
+  if (live.blocks == 0) return LiveSplit{live, {}};
   // No word of allocgate's may keep a block: the fixture's address, once
   // disowned, may be a leaked block's now.
   process_counters().disowned_block.store(nullptr, std::memory_order_relaxed);
   ReachedBlocks reached;
   mark_reachable(reached, stack_floor);
-  if (!reached.complete()) return LiveSplit{live_blocks(visit, data), {}, false};
+  if (!reached.complete()) return LiveSplit{live_blocks(visit, data), {}};
   LiveSplit split;
-  split.marked = true;
   if (g_tagging.load(std::memory_order_relaxed)) {
     // This tagging's blocks carry its tag: the reached ones are kept.
     const std::uint64_t tag = process_counters().block_tag.load(std::memory_order_relaxed);

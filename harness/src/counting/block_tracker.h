@@ -71,12 +71,11 @@ LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*) = nullptr, void
 /// reachability (reachability.h): kept, still reachable from the program's
 /// globals, this thread's stack or its thread-locals; leaked, not. visit
 /// sees the leaked ones only. Marks only when some block is live: a test that
-/// freed all it allocated pays nothing more. `marked` is false when the
-/// marking could not complete: then every live block is leaked, as before.
+/// freed all it allocated pays nothing more. When the marking cannot
+/// complete, every live block is leaked, as before it.
 struct LiveSplit {
   LiveTotals leaked;
   LiveTotals kept;
-  bool marked = false;
 };
 /// `stack_floor` is mark_reachable's.
 LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*) = nullptr,

@@ -200,14 +200,16 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     }
     const PauseCounting pause;
     if (capture_) capture_->stop();
+    // A warm-up run's leaks are told when the test is counted: no marking for it.
     const allocgate::detail::LiveSplit live =
-        allocgate::detail::split_live_blocks(g_outer_frame, capture_ ? add_live : nullptr);
+        warming_up_ ? allocgate::detail::LiveSplit{}
+                    : allocgate::detail::split_live_blocks(g_outer_frame, capture_ ? add_live : nullptr);
     const allocgate::detail::LiveTotals& leaked = live.leaked;
     allocgate::detail::stop_tracking_blocks();
     const OneTime one_time = one_time_now() - one_time_before_;
     scope_.reset();
     const CountingOptions& options = counting_options();
-    if (warming_up_) {  // what the test allocates run first; its leaks are told when it is counted
+    if (warming_up_) {  // what the test allocates run first
       if (!info.result()->Skipped()) first_runs_[full_name(info)] = OneTime{stats.allocations, stats.bytes_allocated};
       return;
     }
