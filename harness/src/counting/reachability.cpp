@@ -87,10 +87,17 @@ struct Range {
 
 // The readable and writable mappings, in address order, as /proc/self/maps
 // lists them: where a heap block can be, and where a word can be read.
-bool read_writable_regions(MappedArray<Range>& regions) noexcept {
+// `text` is where the listing is read into: the caller keeps it mapped
+// while it uses `regions`, which may list it merged with a neighbour.
+bool read_writable_regions(MappedArray<char>& text, MappedArray<Range>& regions) noexcept {
   const int fd = ::open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
   if (fd < 0) return false;
-  MappedArray<char> text;
+  // Room for a large listing from the start: a buffer outgrown and
+  // unmapped would leave a hole in the regions listed.
+  if (!text.reserve_more(std::size_t{1} << 20)) {
+    ::close(fd);
+    return false;
+  }
   for (;;) {
     if (!text.reserve_more(65536)) {
       ::close(fd);
@@ -139,9 +146,11 @@ std::size_t static_tls_size() noexcept {
   return size != 0 ? size : kStaticTlsGuess;
 }
 
-// A fault inside the marking (a region unmapped by another thread since
-// /proc/self/maps was read) ends it incomplete; anyone else's fault goes to
-// the handler that was there.
+// A fault inside the marking skips the word that led to it: a stale word
+// can point just past a region that /proc/self/maps listed and that is gone
+// since (the marking's own buffer for that listing, merged by the kernel
+// with its neighbour, or a mapping another thread dropped). Anyone else's
+// fault goes to the handler that was there.
 constinit thread_local sigjmp_buf* t_fault_exit = nullptr;
 struct sigaction g_previous_segv {};
 struct sigaction g_previous_bus {};
@@ -203,7 +212,7 @@ class Marking {
       : reached_(reached), stack_floor_(reinterpret_cast<std::uintptr_t>(stack_floor)) {}
 
   ALLOCGATE_NO_SANITIZE bool run() noexcept {
-    if (!read_writable_regions(regions_) || regions_.empty()) return false;
+    if (!read_writable_regions(maps_text_, regions_) || regions_.empty()) return false;
     if (!add_roots(roots_)) return false;
     for (const Range& root : roots_) {
       if (!scan(root)) return false;
@@ -251,13 +260,28 @@ class Marking {
   }
 
   ALLOCGATE_NO_SANITIZE bool scan(Range range) noexcept {
-    const std::uintptr_t first = (range.begin + 7) & ~std::uintptr_t{7};
-    for (std::uintptr_t at = first; at + sizeof(void*) <= range.end; at += sizeof(void*)) {
-      const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(at);
+    // The next word to read lives in memory and moves on before the read, so
+    // that a fault, reading the word or the block it leads to, resumes past
+    // it. No signal mask is saved: SA_NODEFER leaves SIGSEGV unblocked.
+    volatile std::uintptr_t at = (range.begin + 7) & ~std::uintptr_t{7};
+    sigjmp_buf resume;
+    sigjmp_buf* const outer = t_fault_exit;
+    bool ok = true;
+    sigsetjmp(resume, 0);
+    t_fault_exit = &resume;
+    while (at + sizeof(void*) <= range.end) {
+      const std::uintptr_t here = at;
+      at = here + sizeof(void*);
+      std::atomic_signal_fence(std::memory_order_seq_cst);  // the store above, before the read below
+      const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(here);
       if ((word & 7) != 0 || word < regions_.begin()->begin || word >= (regions_.end() - 1)->end) continue;
-      if (!follow(word)) return false;
+      if (!follow(word)) {
+        ok = false;
+        break;
+      }
     }
-    return true;
+    t_fault_exit = outer;
+    return ok;
   }
 
   // A word that points to a block's start, or past new[]'s cookie.
@@ -283,6 +307,7 @@ class Marking {
 
   ReachedBlocks& reached_;
   std::uintptr_t stack_floor_;
+  MappedArray<char> maps_text_;
   MappedArray<Range> regions_;
   MappedArray<Range> roots_;
   MappedArray<Range> pending_;

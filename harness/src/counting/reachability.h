@@ -32,8 +32,9 @@ class ReachedBlocks {
   ReachedBlocks(const ReachedBlocks&) = delete;
   ReachedBlocks& operator=(const ReachedBlocks&) = delete;
 
-  /// False when the marking did not complete (no memory for its tables, or
-  /// a region unmapped while it read it): then it reached nothing.
+  /// False when the marking did not complete (no memory for its tables):
+  /// then it reached nothing. A word that leads into memory that faults
+  /// (unmapped since the marking listed it) is skipped, not an end.
   bool complete() const noexcept { return complete_; }
   bool contains(const void* block) const noexcept;
   /// Calls visit(block) for each block reached.
