@@ -80,6 +80,27 @@ std::string percent_encode(std::string_view text, std::string_view encoded) {
 
 }  // namespace
 
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  std::uint32_t code_point = 0;
+  return utf8_sequence(text, i, code_point);
+}
+
+std::string utf8_replaced(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_sequence_length(text, i);
+    if (length == 0) {
+      out += kReplacementCharacter;
+      ++i;
+    } else {
+      out.append(text, i, length);
+      i += length;
+    }
+  }
+  return out;
+}
+
 bool valid_utf8(std::string_view text) {
   std::uint32_t code_point = 0;
   for (std::size_t i = 0, length = 0; i < text.size(); i += length) {

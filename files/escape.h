@@ -14,6 +14,20 @@ namespace allocgate::files {
 /// Whether text is well-formed UTF-8 (RFC 3629), which JSON text must be.
 bool valid_utf8(std::string_view text);
 
+/// The length of the well-formed UTF-8 sequence that starts at text[i], or
+/// 0 when the bytes there are not one (a stray byte, an overlong form, a
+/// surrogate, a sequence cut by the end of text).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
+/// U+FFFD, the replacement character, in UTF-8: what stands for a byte
+/// that is not part of a well-formed sequence.
+inline constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
+
+/// text with each byte that is not part of a well-formed UTF-8 sequence
+/// replaced by U+FFFD, as nlohmann's dump() with error_handler_t::replace
+/// writes it: a JSON file with a Latin-1 name in it is still read.
+std::string utf8_replaced(std::string_view text);
+
 /// For a terminal or a log: printable text and valid UTF-8 as they are;
 /// control characters, invalid UTF-8, Unicode's bidirectional overrides and
 /// the backslash itself escaped as C does ("\n", "\x1b", "\u202e", "\\").

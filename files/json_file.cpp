@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "escape.h"
 #include "input_error.h"
 #include "open_file.h"
 
@@ -177,10 +178,14 @@ JsonDocument parse_padded(std::string_view text, const std::string& source) {
   simdjson::error_code error = parser.allocate(text.size(), kMaxJsonDepth);
   if (error == simdjson::SUCCESS) error = parser.parse(text.data(), text.size(), false).get(root);
   std::string replaced;
-  if (error != simdjson::SUCCESS && error != simdjson::DEPTH_ERROR && has_non_finite_literal(text)) {
-    // Replaced only now, so a valid document is never copied; only outside
-    // strings: "info" in a name stays.
-    replaced = null_for_non_finite(text);
+  const bool utf8_error = error == simdjson::UTF8_ERROR;
+  if (error != simdjson::SUCCESS && error != simdjson::DEPTH_ERROR && (utf8_error || has_non_finite_literal(text))) {
+    // Replaced only now, so a valid document is never copied; non-finite
+    // literals only outside strings: "info" in a name stays. A byte that is
+    // not UTF-8 (a Latin-1 name, a path Google Benchmark wrote as it found
+    // it) becomes U+FFFD: the report is read, not refused.
+    replaced = utf8_error ? utf8_replaced(text) : std::string(text);
+    if (has_non_finite_literal(replaced)) replaced = null_for_non_finite(replaced);
     replaced.reserve(replaced.size() + simdjson::SIMDJSON_PADDING);
     error = parser.allocate(replaced.size(), kMaxJsonDepth);
     if (error == simdjson::SUCCESS) error = parser.parse(replaced.data(), replaced.size(), false).get(root);

@@ -14,6 +14,7 @@
 #include <iterator>
 #include <optional>
 
+#include "escape.h"
 #include "input_error.h"
 #include "json_file.h"
 #include "open_file.h"
@@ -105,6 +106,21 @@ class FilteredInput {
         // JSON text has no raw NUL (a string must escape it); nlohmann's
         // parser would take one for the end of the text, and ignore the rest.
         throw InputError(source_ + ": malformed JSON at byte " + std::to_string(offset_ + i + 1) + " (a NUL byte)");
+      }
+      if (static_cast<unsigned char>(c) >= 0x80) {
+        // A byte that is not part of a well-formed UTF-8 sequence becomes
+        // U+FFFD, as json_file.h's reader has it; a sequence that may go on
+        // into the next block is decided with it.
+        if (more && raw.size() - i < 4) break;
+        const std::size_t length = utf8_sequence_length(raw, i);
+        if (length == 0) {
+          replacements_.emplace_back(produced_ + filtered_.size(), 2);
+          filtered_ += kReplacementCharacter;
+        } else {
+          filtered_.append(raw, i, length);
+          i += length - 1;
+        }
+        continue;
       }
       if (in_string_) {
         if (escaped_) {

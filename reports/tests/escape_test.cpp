@@ -46,6 +46,14 @@ TEST(ValidUtf8, AcceptsWellFormedOnly) {
   EXPECT_FALSE(valid_utf8("\xf4\x90\x80\x80"));  // above U+10FFFF
 }
 
+TEST(Utf8Replaced, EachByteOutsideAWellFormedSequenceBecomesU_FFFD) {
+  using allocgate::files::utf8_replaced;
+  EXPECT_EQ(utf8_replaced("Caf\xe9 \u00e9\U0001F600"), "Caf\uFFFD \u00e9\U0001F600");
+  EXPECT_EQ(utf8_replaced("\xe2\x80"), "\uFFFD\uFFFD");            // cut short: two stray bytes
+  EXPECT_EQ(utf8_replaced("\xed\xa0\x80"), "\uFFFD\uFFFD\uFFFD");  // a surrogate
+  EXPECT_TRUE(valid_utf8(utf8_replaced("\xc0\xaf\xff\xfe plain")));
+}
+
 TEST(WorkflowCommands, DataCannotStartACommandAndPropertiesCannotEndTheList) {
   EXPECT_EQ(workflow_data("x\n::add-mask::secret"), "x\\n::add-mask::secret");  // one line
   EXPECT_EQ(workflow_data("100% of it"), "100%25 of it");

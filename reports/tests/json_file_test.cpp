@@ -255,6 +255,14 @@ TEST(ParseJson, ReadsIntegersOfEveryRangeAsNlohmannDoes) {
   EXPECT_TRUE(json["real"].is_number_float());
 }
 
+// Google Benchmark writes a name or a path as it found it: a Latin-1 byte is
+// read as U+FFFD, as allocgate writes what it cannot encode, not refused.
+TEST(ParseJson, ReadsAByteThatIsNotUtf8AsTheReplacementCharacter) {
+  const auto json = allocgate::files::parse_json("{\"executable\": \"build-caf\xe9/bench\", \"cv\": NaN}", "gb.json");
+  EXPECT_EQ(json["executable"], "build-caf\uFFFD/bench");
+  EXPECT_TRUE(json["cv"].is_null());
+}
+
 TEST(ParseJson, SaysWhereItBroke) { EXPECT_EQ(parse_error("{\"a\": [1, 2,"), "x.json: malformed JSON at byte 13"); }
 
 }  // namespace

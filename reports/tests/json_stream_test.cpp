@@ -98,6 +98,21 @@ TEST_F(JsonStreamFile, NonFiniteLiteralsAcrossEveryBlockBoundaryReadAsNull) {
   }
 }
 
+TEST_F(JsonStreamFile, BytesThatAreNotUtf8AcrossEveryBlockBoundaryReadAsU_FFFD) {
+  constexpr std::size_t kBlock = 1 << 16;
+  for (std::size_t shift = 0; shift < 6; ++shift) {
+    // A Latin-1 byte, then a well-formed sequence of four bytes, across the boundary.
+    const std::string head = "{\"items\": [";
+    const std::string padding(kBlock - head.size() - shift, ' ');
+    const std::string path = write(head + padding + "\"caf\xe9\xf0\x9f\x98\x80\", \"\xff\"]}");
+    Collect collect;
+    stream_json_file(path, collect);
+    ASSERT_EQ(collect.seen.size(), 2u) << shift;
+    EXPECT_EQ(collect.seen[0].second, "caf\uFFFD\U0001F600") << shift;
+    EXPECT_EQ(collect.seen[1].second, "\uFFFD") << shift;
+  }
+}
+
 TEST_F(JsonStreamFile, AnErrorPastTheFirstBlockNamesItsByteInTheFile) {
   const std::string text = "{\"items\": [NaN," + std::string(100000, ' ') + "]}";
   Collect collect;

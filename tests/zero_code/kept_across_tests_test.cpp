@@ -3,11 +3,14 @@
 // cache, with allocgate::KeptAcrossTests around what it keeps (one-time
 // initialisation) and without (kept: reachable from the cache); a shared
 // library's static, built on the test's call; and a leak that only an
-// earlier test brings about.
+// earlier test brings about; cases registered under the names of their data
+// files, with GoogleTest's filter characters in them.
 // zero_code_gtest_test.cpp runs it with the leak check on.
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <locale>
 #include <map>
 #include <set>
@@ -76,5 +79,35 @@ TEST(Order, DISABLED_LeaksWhenRun) {
   const std::string* leaked = new std::string(100, 'd');
   EXPECT_EQ(leaked->size(), 100u);
 }
+
+// Tests that end the run before the report is written; run only by name.
+TEST(Exits, DISABLED_WithStdExit) { std::exit(0); }
+TEST(Exits, DISABLED_WithQuickExit) { std::quick_exit(0); }
+
+// A data-driven suite names its cases after its files, with characters that
+// GoogleTest's filter reads as its own: `-`, `*`, `?`, `:`. Each leaks its
+// own number of bytes, so a rerun of the wrong case shows.
+class LeaksItsFile : public ::testing::Test {
+ public:
+  explicit LeaksItsFile(std::size_t bytes) : bytes_(bytes) {}
+  void TestBody() override {
+    char* unreachable = new char[bytes_];
+    std::memset(unreachable, 'f', bytes_);
+    asm volatile("" : : "g"(unreachable) : "memory");
+  }
+
+ private:
+  std::size_t bytes_;
+};
+
+[[maybe_unused]] const bool g_files_registered = [] {
+  const std::pair<const char*, std::size_t> files[] = {
+      {"parse-empty.json", 100}, {"e*f", 103}, {"eXf", 104}, {"a:b?", 105}};
+  for (const auto& [name, bytes] : files) {
+    ::testing::RegisterTest("Files", name, nullptr, nullptr, __FILE__, __LINE__,
+                            [bytes = bytes]() -> ::testing::Test* { return new LeaksItsFile(bytes); });
+  }
+  return true;
+}();
 
 }  // namespace

@@ -307,12 +307,57 @@ TEST_F(ZeroCodeTests, TheRerunOfALeakingDisabledTestKeepsAlsoRunDisabledTests) {
       << result.output;
 }
 
+// A test that ends the process: exit status 0 and no report. The report of
+// an earlier run is gone, not left for the gate to read as this one's.
+TEST_F(ZeroCodeTests, ARunThatEndsInsideATestLeavesNoReportAndSaysSo) {
+  for (const std::string test : {"WithStdExit", "WithQuickExit"}) {
+    std::ofstream(path("earlier.json")) << R"({"benchmarks": []})";
+    const auto result = run(kKeptSuite + " --gtest_also_run_disabled_tests --gtest_filter=Exits.DISABLED_" + test +
+                            " --allocgate_out=" + path("earlier.json"));
+    EXPECT_EQ(result.code, 0) << result.output;
+    EXPECT_FALSE(std::filesystem::exists(path("earlier.json"))) << test;
+    EXPECT_NE(result.output.find("allocgate: the run ended (std::exit or std::quick_exit) in Exits.DISABLED_" + test +
+                                 " before its report was written: no report at " + path("earlier.json") + "\n"),
+              std::string::npos)
+        << result.output;
+  }
+  // A run that ends as it should says nothing of the kind.
+  const auto whole = run(kKeptSuite + " --gtest_filter=Cache.* --allocgate_out=" + path("earlier.json"));
+  EXPECT_EQ(whole.code, 0) << whole.output;
+  EXPECT_TRUE(std::filesystem::exists(path("earlier.json")));
+  EXPECT_EQ(whole.output.find("the run ended"), std::string::npos) << whole.output;
+}
+
+// A test's name may hold GoogleTest's filter characters (a case named after
+// its data file): the rerun selects that test, and tells its lines only.
+TEST_F(ZeroCodeTests, TheRerunOfALeakSelectsATestWhoseNameHoldsFilterCharacters) {
+  const auto result = run(kKeptSuite + " --gtest_filter=Files.* --allocgate_fail_on_leak");
+  EXPECT_EQ(result.code, 1) << result.output;
+  const std::string source = std::string(ALLOCGATE_SOURCE_DIR) + "/tests/zero_code/kept_across_tests_test.cpp";
+  const std::string line = std::to_string(line_of(source, "char* unreachable = new char[bytes_];"));
+  for (const auto& [name, bytes] :
+       {std::pair<std::string, int>{"parse-empty.json", 100}, {"e*f", 103}, {"a:b?", 105}}) {
+    const std::string b = std::to_string(bytes);
+    EXPECT_NE(result.output.find("Files." + name + " leaked " + b +
+                                 " bytes in 1 block (allocated during the test, and "
+                                 "at its end still live and reachable from nothing), " +
+                                 kRerunHeldBy + "\n  1 allocs, " + b +
+                                 " B: (anonymous namespace)::LeaksItsFile::TestBody "
+                                 "(tests/zero_code/kept_across_tests_test.cpp:" +
+                                 line + ")"),
+              std::string::npos)
+        << name << "\n"
+        << result.output;
+  }
+  EXPECT_EQ(result.output.find("leaked nothing"), std::string::npos) << result.output;
+}
+
 // A block kept on purpose for later tests, inside allocgate::KeptAcrossTests,
 // is one-time initialisation: apart from the test's figures. The same block
 // kept without it is counted and kept (the cache reaches it), no leak.
 TEST_F(ZeroCodeTests, KeptAcrossTestsIsOneTimeAndAReachableBlockIsKept) {
   const auto result =
-      run(kKeptSuite + " --gtest_filter=-Order.* --allocgate_fail_on_leak --allocgate_out=" + path("k.json"));
+      run(kKeptSuite + " --gtest_filter=-Order.*:Files.* --allocgate_fail_on_leak --allocgate_out=" + path("k.json"));
   EXPECT_EQ(result.code, 0) << result.output;
   const auto tests = by_name(read_json(path("k.json")));
   const json& kept = tests.at("Interning.KeptOnPurposeIsNotALeak");

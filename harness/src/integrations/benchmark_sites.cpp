@@ -142,7 +142,7 @@ void write_sites(std::ostream& console) {
     entry[site_summary::keys::kSites] = site_summary::sites_json(s.sites);
     entry[site_summary::keys::kStacks] = site_summary::stacks_json(s.stacks);
   }
-  files::write_file_atomically(file, json.dump(2) + "\n");
+  files::write_file_atomically(file, json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace allocgate::benchmark::detail

@@ -131,6 +131,29 @@ void take_out(AllocationStats& stats, const AllocationStats& from, const Allocat
       std::max<std::uint64_t>(from.peak_live_bytes, static_cast<std::uint64_t>(std::max<std::int64_t>(peak, 0)));
 }
 
+// The test running, for a run that ends inside one (ended_before_the_report).
+std::atomic<const ::testing::TestInfo*> g_running_test{nullptr};
+
+// Set once the report is written, or when the run writes none.
+std::atomic<bool> g_report_done{false};
+pid_t g_counting_process = 0;  // a fork of it (a death test's child) is not the run
+
+// At std::exit or std::quick_exit before the report was written (a test
+// called one): says so in one line, as the exit status may be 0. The
+// report of an earlier run was removed when this one began.
+void ended_before_the_report() {
+  if (g_report_done.load() || ::getpid() != g_counting_process) return;
+  std::string line = "allocgate: the run ended (std::exit or std::quick_exit)";
+  if (const ::testing::TestInfo* test = g_running_test.load()) {
+    line += " in ";
+    line += test->test_suite_name();
+    line += '.';
+    line += test->name();
+  }
+  std::cerr << files::terminal_text(line) << " before its report was written: no report at "
+            << files::terminal_text(counting_options().out) << std::endl;
+}
+
 // Between OnTestStart and OnTestEnd of each test that runs. Appended after
 // every other listener: its OnTestStart runs last and its OnTestEnd first,
 // so no other listener's work falls inside a test's figures, and a leak it
@@ -141,7 +164,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     warming_up_ = counting_options().warm_up && iteration == 0;
   }
 
-  void OnTestStart(const ::testing::TestInfo&) override { waiting_.store(true, std::memory_order_relaxed); }
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    g_running_test.store(&info, std::memory_order_relaxed);
+    waiting_.store(true, std::memory_order_relaxed);
+  }
 
   void begin(void* fixture) {
     if (!waiting_.exchange(false, std::memory_order_relaxed)) return;
@@ -183,6 +209,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   }
 
   void OnTestEnd(const ::testing::TestInfo& info) override {
+    g_running_test.store(nullptr, std::memory_order_relaxed);
     waiting_.store(false, std::memory_order_relaxed);
     paused_to_end_.reset();
     before_statement_.reset();
@@ -215,7 +242,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     }
     if (leaked.blocks != 0 && !info.result()->Skipped()) {
       if (!options.leak_sites_to.empty()) {
-        write_leak_sites(options.leak_sites_to, leaked);
+        if (full_name(info) == options.leak_rerun_of) write_leak_sites(options.leak_sites_to, leaked);
       } else if (options.fail_on_leak) {
         report_leak(info, leaked);
       }
@@ -332,6 +359,10 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
       options.leak_sites_to = v;
       continue;
     }
+    if (const char* v = flag_value(arg, kLeakRerunOfFlag)) {
+      options.leak_rerun_of = v;
+      continue;
+    }
     if (const char* v = flag_value(arg, "--allocgate_source_root")) {
       options.source_root = v;
       continue;
@@ -365,6 +396,9 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   }
   *argc = kept;
   argv[kept] = nullptr;
+  // A leaking test's rerun writes its lines only: never a report, over the
+  // asking run's file or beside it in its directory.
+  if (!options.leak_sites_to.empty()) options.out.clear();
   return true;
 }
 
@@ -401,6 +435,21 @@ void install_counting(const void* outer_frame) {
       std::exit(1);
     }
   }
+  // The report of an earlier run goes now: a run that ends before writing
+  // its own (a test calls std::exit) leaves none for the gate to mistake
+  // for its own. Not in a death test's child, nor when listing tests: they
+  // write none.
+  if (const std::string& out = counting_options().out;
+      !out.empty() && ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() &&
+      !ALLOCGATE_GTEST_FLAG(list_tests)) {
+    std::error_code ignored;
+    std::filesystem::remove(out, ignored);
+    g_counting_process = ::getpid();
+    std::atexit(ended_before_the_report);
+    std::at_quick_exit(ended_before_the_report);
+  } else {
+    g_report_done = true;
+  }
   // The warm-up is one more iteration, first: GoogleTest runs the tests, and
   // prints them, once more. Not in a death test's child, which runs one
   // statement and exits, nor when the run lists tests or repeats forever.
@@ -432,9 +481,11 @@ bool write_counted_report() {
   try {
     c.report.write(out, executable());
   } catch (const std::exception& e) {
+    g_report_done = true;  // said here
     std::cerr << "allocgate: --allocgate_out: " << e.what() << '\n';
     return false;
   }
+  g_report_done = true;
   return true;
 }
 

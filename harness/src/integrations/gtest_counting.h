@@ -24,6 +24,7 @@ struct CountingOptions {
   std::string source_root;    ///< --allocgate_source_root / ALLOCGATE_SOURCE_ROOT
   bool fail_on_leak = false;  ///< --allocgate_fail_on_leak / ALLOCGATE_FAIL_ON_LEAK: a leaking test fails
   std::string leak_sites_to;  ///< set in a rerun of a leaking test: where its lines go (gtest_leak_rerun.h)
+  std::string leak_rerun_of;  ///< and that test's full name: the filter may select others beside it
   /// --allocgate_warm_up / ALLOCGATE_WARM_UP: every test runs once uncounted
   /// first (an iteration of GoogleTest's --gtest_repeat ahead of the
   /// others), as Go's AllocsPerRun warms up, so that what any first use

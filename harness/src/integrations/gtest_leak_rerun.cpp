@@ -101,6 +101,13 @@ int g_reruns = 0;
 
 }  // namespace
 
+std::string filter_selecting(std::string test) {
+  for (char& c : test) {
+    if (c == '-' || c == ':' || c == '*' || c == '?') c = '?';
+  }
+  return test;
+}
+
 std::string leak_sites_from_a_rerun(const std::string& test) {
   if (g_reruns == kMostReruns) {
     return "\n  (its lines: --allocgate_sites names them; the first " + std::to_string(kMostReruns) +
@@ -121,8 +128,9 @@ std::string leak_sites_from_a_rerun(const std::string& test) {
   for (std::size_t i = 1; i < given.size(); ++i) {
     if (!selects_or_writes(given[i])) argv.push_back(given[i]);
   }
-  argv.push_back("--gtest_filter=" + test);
+  argv.push_back("--gtest_filter=" + filter_selecting(test));
   argv.push_back(std::string(kLeakSitesFlag) + "=" + file);
+  argv.push_back(std::string(kLeakRerunOfFlag) + "=" + test);
   const int status = run_child(std::move(argv));
   const int spawn_error = errno;
   std::ifstream in(file, std::ios::binary);

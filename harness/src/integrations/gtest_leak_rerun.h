@@ -18,6 +18,14 @@ namespace allocgate::testing::detail {
 /// The internal flag that makes a test binary the child: with stacks on, the
 /// lines of each leaking test go to FILE.
 inline constexpr const char* kLeakSitesFlag = "--allocgate_internal_leak_sites";
+/// With it: the full name of the test whose lines are asked for. GoogleTest's
+/// filter has no escape for `-`, `:`, `*` and `?` in a name: the child's
+/// filter matches each with `?`, and may select other tests beside it.
+inline constexpr const char* kLeakRerunOfFlag = "--allocgate_internal_leak_rerun_of";
+
+/// A --gtest_filter pattern that selects `test` (Suite.Name): the name, with
+/// each of the filter's own characters matched by `?`.
+std::string filter_selecting(std::string test);
 
 /// Runs `test` (Suite.Name) alone in a child of this binary, with the
 /// arguments it was given but GoogleTest's filter, repetition, order and
