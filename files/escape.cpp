@@ -44,7 +44,8 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, std::uint32_t& c
 // acted on.
 bool hidden_code_point(std::uint32_t c) {
   return (c >= 0x80 && c <= 0x9F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069) || c == 0x200E ||
-         c == 0x200F || c == 0x061C || c == 0xFFFE || c == 0xFFFF;
+         c == 0x200F || c == 0x061C || c == 0xFFFE || c == 0xFFFF || c == 0x2028 ||
+         c == 0x2029;  // line and paragraph separators: a line end to JavaScript's ^...$m
 }
 
 void append_hex_byte(std::string& out, unsigned char b) {

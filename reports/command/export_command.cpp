@@ -5,6 +5,8 @@
 
 #include <memory>
 
+#include <iostream>
+
 #include "export.h"
 #include "input_error.h"
 #include "io.h"
@@ -44,7 +46,17 @@ Subcommand add_export_command(CLI::App& app) {
                                         ": no case has stacks: write the report with --allocgate_sites (a benchmark "
                                         "or test binary) or `allocgate run --sites`");
               }
-              write_output(o->out, [&](std::ostream& out) { reports::print_collapsed_stacks(out, report); });
+              reports::FoldedScale scale;
+              write_output(o->out, [&](std::ostream& out) { scale = reports::print_collapsed_stacks(out, report); });
+              if (scale.operations_per_count != 1 || scale.rounded) {
+                std::cerr << "allocgate: the counts are allocations per "
+                          << (scale.operations_per_count == 1
+                                  ? std::string("operation")
+                                  : std::to_string(scale.operations_per_count) + " operations")
+                          << (scale.rounded ? ", rounded to whole numbers"
+                                            : ": the smallest such scale at which every count is whole")
+                          << '\n';
+              }
             } else if (o->format == "bmf") {
               write_output(o->out, [&](std::ostream& out) { reports::print_bencher_metric_format(out, report); });
             } else {

@@ -2,6 +2,8 @@
 #include "export.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <ostream>
 
 #include "escape.h"
@@ -83,14 +85,41 @@ void print_bencher_metric_format(std::ostream& out, const Report& report) {
   out << '\n';
 }
 
-void print_collapsed_stacks(std::ostream& out, const Report& report) {
+FoldedScale folded_scale(const Report& report) {
+  // Whole within a millionth of one allocation: what a double's decimal
+  // digits allow for the figures a report holds.
+  const auto whole = [](double count) { return std::abs(count - std::round(count)) <= 1e-6; };
+  // No scale that takes the largest count past 2^53, where doubles stop
+  // being whole numbers one by one.
+  double largest = 0;
+  for (const CaseResult& c : report.cases) {
+    for (const StackSummary& s : c.stacks) largest = std::max(largest, s.allocs_per_op);
+  }
+  std::uint64_t most = 1;
+  while (most < kMostOperationsPerCount && largest * static_cast<double>(most * 10) <= 0x1p53) most *= 10;
+  for (std::uint64_t per = 1; per < most; per *= 10) {
+    const bool all_whole = std::all_of(report.cases.begin(), report.cases.end(), [&](const CaseResult& c) {
+      return std::all_of(c.stacks.begin(), c.stacks.end(),
+                         [&](const StackSummary& s) { return whole(s.allocs_per_op * static_cast<double>(per)); });
+    });
+    if (all_whole) return {per, false};
+  }
+  return {most, true};
+}
+
+FoldedScale print_collapsed_stacks(std::ostream& out, const Report& report) {
+  const FoldedScale scale = folded_scale(report);
   for (const CaseResult& c : report.cases) {
     for (const StackSummary& stack : c.stacks) {
       out << folded_frame(c.name);
       for (const std::string& frame : stack.frames) out << ';' << folded_frame(frame);
-      out << ' ' << files::exact(stack.allocs_per_op) << '\n';
+      // A whole number in fixed notation: flamegraph.pl's line rule takes no
+      // exponent, speedscope's no fraction.
+      const double count = std::round(stack.allocs_per_op * static_cast<double>(scale.operations_per_count));
+      out << ' ' << static_cast<std::uint64_t>(std::clamp(count, 0.0, 0x1p63)) << '\n';
     }
   }
+  return scale;
 }
 
 bool has_stacks(const Report& report) {

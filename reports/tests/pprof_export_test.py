@@ -7,7 +7,10 @@ tools people read them with, checked against the report as written:
   report's allocs/op and bytes/op; `-diff_base` of two exports shows a site
   injected into the second, and nothing else.
 - collapsed: every line is `CASE;frame;...;frame N`, a stack of the report's,
-  outermost first, with its allocs/op.
+  outermost first, with its allocs/op, as a whole number in fixed notation
+  (scaled to allocations per 10^k operations when a count has a fraction):
+  each line matches flamegraph.pl's and speedscope's own line rules, and a
+  name's line separators (U+2028, U+2029) are escaped, never line ends.
 
 Usage: pprof_export_test.py ALLOCGATE GO FIXTURES_DIR SCRATCH_DIR
 """
@@ -104,13 +107,65 @@ result.stdout.decode("utf-8")  # raises on invalid UTF-8
 # Folded stacks.
 folded = os.path.join(scratch, "allocs.folded")
 export(report, "collapsed", folded)
-expected = sorted(f"{b['name']};{';'.join(s['frames'])} {s['allocs_per_op']:g}"
+expected = sorted(f"{b['name']};{';'.join(s['frames'])} {round(s['allocs_per_op'])}"
                   for b in doc["benchmarks"] for s in b.get("stacks", []))
+check(all(float(s["allocs_per_op"]).is_integer() for b in doc["benchmarks"] for s in b.get("stacks", [])),
+      "the fixture's stack counts are whole")
 lines = open(folded).read().splitlines()
 check(len(expected) > 0, "the fixture has stacks")
 check(sorted(lines) == expected, f"collapsed: {len(lines)} lines, {len(expected)} expected; first {lines[:2]}")
-for line in lines:
-    check(re.fullmatch(r"[^\n]+ \d+(\.\d+)?", line) is not None, f"a folded line: {line!r}")
+
+# The readers' own line rules: flamegraph.pl's (stackcollapse output) and
+# speedscope's (importFromBGFlameGraph, a multiline regex, where U+2028 and
+# U+2029 end a line as \n does).
+FLAMEGRAPH_PL = re.compile(r"^(.*)\s+?(\d+(?:\.\d*)?)$")
+SPEEDSCOPE = re.compile(r"^(.*) (\d+)$", re.MULTILINE)
+
+
+def read_as_the_readers_do(path):
+    text = open(path, encoding="utf-8").read()
+    js_lines = re.split("[\n\r\u2028\u2029]", text.rstrip("\n"))
+    speedscope = [(m.group(1), int(m.group(2))) for m in SPEEDSCOPE.finditer("\n".join(js_lines))]
+    flamegraph = [FLAMEGRAPH_PL.match(line) for line in text.splitlines()]
+    return js_lines, speedscope, flamegraph
+
+
+js_lines, speedscope, flamegraph = read_as_the_readers_do(folded)
+check(len(speedscope) == len(js_lines) == len(lines), f"speedscope reads every line: {len(speedscope)} of {len(lines)}")
+check(all(flamegraph), "flamegraph.pl reads every line")
+
+# Counts with fractions and of every size, and a name with line separators.
+scaled = json.loads(json.dumps(doc))
+stacked = [b for b in scaled["benchmarks"] if b.get("stacks")]
+stacked[0]["name"] = "line\u2028sep\u2029para"
+stacked[0]["stacks"][0]["allocs_per_op"] = 1e-05
+stacked[-1]["stacks"][-1]["allocs_per_op"] = 100000
+scaled_report = os.path.join(scratch, "scaled.json")
+json.dump(scaled, open(scaled_report, "w"))
+scaled_folded = os.path.join(scratch, "scaled.folded")
+result = run([allocgate, "export", scaled_report, "--format", "collapsed", "--out", scaled_folded])
+check(result.returncode == 0, f"export of fractional counts: {result.stderr}")
+check(result.stderr == "allocgate: the counts are allocations per 100000 operations: the smallest such scale at "
+      "which every count is whole\n", f"the scale is said: {result.stderr!r}")
+scaled_lines = open(scaled_folded, encoding="utf-8").read().splitlines()
+js_lines, speedscope, flamegraph = read_as_the_readers_do(scaled_folded)
+check(len(speedscope) == len(js_lines) == len(scaled_lines),
+      f"speedscope reads every scaled line: {len(speedscope)} of {len(scaled_lines)}: {scaled_lines[:3]}")
+check(all(flamegraph), f"flamegraph.pl reads every scaled line: {scaled_lines[:3]}")
+check(any(line.startswith("line\\u2028sep\\u2029para;") and line.endswith(" 1") for line in scaled_lines),
+      f"the separators escaped, 1e-05 allocs/op is 1 per 100000: {scaled_lines[:2]}")
+check(any(line.endswith(" 10000000000") for line in scaled_lines), "100000 allocs/op in fixed notation, scaled")
+
+# A count so large that no scale keeps it exact: rounded, and said so.
+stacked[-1]["stacks"][-1]["allocs_per_op"] = 4e15
+json.dump(scaled, open(scaled_report, "w"))
+result = run([allocgate, "export", scaled_report, "--format", "collapsed", "--out", scaled_folded])
+check(result.stderr == "allocgate: the counts are allocations per operation, rounded to whole numbers\n",
+      f"rounded: {result.stderr!r}")
+scaled_lines = open(scaled_folded, encoding="utf-8").read().splitlines()
+check(any(line.endswith(" 4000000000000000") for line in scaled_lines),
+      f"4e15 in fixed notation: {[l[-20:] for l in scaled_lines]}")
+check(all(FLAMEGRAPH_PL.match(line) for line in scaled_lines), "flamegraph.pl reads the rounded lines")
 
 # Nothing to profile is said, in one line, with what to do.
 bare = os.path.join(fixtures, "google-benchmark.json")
