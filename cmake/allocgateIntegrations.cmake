@@ -27,6 +27,7 @@ set(ALLOCGATE_GTEST_WRAPPED
     _ZN7testing7MessageC1Ev
     _ZN7testing11ScopedTraceD1Ev
     _ZN7testing8internal10AlwaysTrueEv  # AlwaysTrue(): a macro's statement begins (a death assertion's matcher next)
+    __cxa_begin_catch  # a catch: GoogleTest's, when a test throws, records the failure next
     )
 # Names that spell the standard library's std::string: PushTrace
 # (SCOPED_TRACE), Message::GetString, DeathTest::Create (a death assertion

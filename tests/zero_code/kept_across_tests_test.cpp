@@ -14,6 +14,7 @@
 #include <locale>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "allocgate/guards.h"
@@ -78,6 +79,27 @@ TEST(Order, LeaksOnlyAfterTheFirst) {
 TEST(Order, DISABLED_LeaksWhenRun) {
   const std::string* leaked = new std::string(100, 'd');
   EXPECT_EQ(leaked->size(), 100u);
+}
+
+// Tests that throw out of their body: GoogleTest records the failure. Run
+// only by name.
+struct NotAnException {
+  int code;
+};
+TEST(Throws, DISABLED_NotAnException) { throw NotAnException{42}; }
+TEST(Throws, DISABLED_RuntimeError) { throw std::runtime_error(std::string(100, 'r')); }
+TEST(Throws, DISABLED_BuildsTheSameErrorWithoutThrowing) {
+  const std::runtime_error error(std::string(100, 'r'));
+  EXPECT_NE(error.what(), nullptr);
+}
+TEST(Throws, DISABLED_CatchesItsOwnThenFails) {
+  try {
+    throw NotAnException{1};
+  } catch (const NotAnException&) {
+  }
+  const std::string* kept_by_nothing = new std::string(100, 'c');
+  ADD_FAILURE() << kept_by_nothing->size();
+  delete kept_by_nothing;
 }
 
 // Tests that end the run before the report is written; run only by name.

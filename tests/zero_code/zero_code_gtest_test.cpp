@@ -307,6 +307,25 @@ TEST_F(ZeroCodeTests, TheRerunOfALeakingDisabledTestKeepsAlsoRunDisabledTests) {
       << result.output;
 }
 
+// A test that throws fails, and what GoogleTest allocates to record that
+// failure (its message, the record, the printers' text) is not the test's,
+// as for a failed assertion: neither counted, nor kept, nor leaked.
+TEST_F(ZeroCodeTests, AThrowingTestIsChargedWithItsOwnAllocationsOnlyNotGoogleTestsRecord) {
+  const auto result = run(kKeptSuite +
+                          " --gtest_also_run_disabled_tests --gtest_filter=Throws.* "
+                          "--allocgate_fail_on_leak --allocgate_out=" +
+                          path("t.json"));
+  EXPECT_EQ(result.code, 1) << result.output;
+  EXPECT_EQ(result.output.find(" leaked "), std::string::npos) << result.output;  // one failure each, none a leak
+  const auto tests = by_name(read_json(path("t.json")));
+  expect_figures(tests, "Throws.DISABLED_NotAnException", {0, 0, 0, 0});
+  const json& same = tests.at("Throws.DISABLED_BuildsTheSameErrorWithoutThrowing");
+  expect_figures(tests, "Throws.DISABLED_RuntimeError", {same.at("allocs/op"), same.at("bytes/op"), 0, 0});
+  EXPECT_EQ(same.at("allocs/op"), 2);  // the message, and the error's copy of it
+  expect_figures(tests, "Throws.DISABLED_CatchesItsOwnThenFails", {2, sizeof(std::string) + long_string(100), 0, 0});
+  for (const auto& [name, test] : tests) EXPECT_EQ(test.at("allocgate_kept_bytes"), 0) << name;
+}
+
 // A test that ends the process: exit status 0 and no report. The report of
 // an earlier run is gone, not left for the gate to read as this one's.
 TEST_F(ZeroCodeTests, ARunThatEndsInsideATestLeavesNoReportAndSaysSo) {

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -208,6 +209,45 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     paused_to_end_.emplace();
   }
 
+  // A catch on the test's thread while it counts: the figures then, and
+  // what it caught.
+  void exception_caught(const void* object) noexcept {
+    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) {
+      caught_ = scope_->stats();
+      caught_object_ = object;
+    }
+  }
+
+  // Whether the exception being handled is the one the last catch noted:
+  // GoogleTest's own catch, not an earlier one of the test's whose handler
+  // is over (a shared GoogleTest's catch is not wrapped). libstdc++'s and
+  // libc++'s exception_ptr are the thrown object's address.
+  bool handling_the_noted_exception() const noexcept {
+    static_assert(sizeof(std::exception_ptr) == sizeof(void*));
+    const std::exception_ptr current = std::current_exception();
+    const void* object = nullptr;
+    std::memcpy(&object, static_cast<const void*>(&current), sizeof object);
+    return object != nullptr && object == caught_object_;
+  }
+
+  // GoogleTest's record of an exception the test threw (no file, its
+  // message as FormatCxxExceptionMessage words it): what was allocated since
+  // GoogleTest's catch is GoogleTest's.
+  void OnTestPartResult(const ::testing::TestPartResult& result) override {
+    if (!scope_ || !caught_ || paused_to_end_ || std::this_thread::get_id() != test_thread_ ||
+        result.file_name() != nullptr || !handling_the_noted_exception()) {
+      return;
+    }
+    const std::string_view message = result.message();
+    if (message.rfind("C++ exception with description \"", 0) != 0 && message.rfind("Unknown C++ exception", 0) != 0) {
+      return;
+    }
+    const AllocationStats now = scope_->stats();
+    const PauseCounting pause;
+    exception_records_.emplace_back(*caught_, now);
+    caught_.reset();
+  }
+
   void OnTestEnd(const ::testing::TestInfo& info) override {
     g_running_test.store(nullptr, std::memory_order_relaxed);
     waiting_.store(false, std::memory_order_relaxed);
@@ -225,6 +265,18 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       take_out(stats, death_matcher_->first, death_matcher_->second);
       death_matcher_.reset();
     }
+    // The failure records of thrown exceptions: out of the figures, and,
+    // as they stay with GoogleTest's result, out of what the test kept.
+    std::uint64_t record_blocks = 0;
+    std::uint64_t record_bytes = 0;
+    for (const auto& [from, to] : exception_records_) {
+      take_out(stats, from, to);
+      record_blocks += (to.allocations - from.allocations) -
+                       std::min(to.allocations - from.allocations, to.deallocations - from.deallocations);
+      record_bytes += static_cast<std::uint64_t>(std::max<std::int64_t>(to.net_bytes - from.net_bytes, 0));
+    }
+    exception_records_.clear();
+    caught_.reset();
     const PauseCounting pause;
     if (capture_) capture_->stop();
     // A warm-up run's leaks are told when the test is counted: no marking for it.
@@ -253,8 +305,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       figures.leaked_blocks = leaked.blocks;
       figures.leaked_bytes = leaked.bytes;
       figures.failed = info.result()->Failed();
-      figures.kept_blocks = live.kept.blocks;
-      figures.kept_bytes = live.kept.bytes;
+      figures.kept_blocks = live.kept.blocks - std::min(live.kept.blocks, record_blocks);
+      figures.kept_bytes = live.kept.bytes - std::min(live.kept.bytes, record_bytes);
       figures.one_time_allocations = one_time.allocations;
       figures.one_time_bytes = one_time.bytes;
       // Warmed up: what its first run allocated beyond this one was a first use's.
@@ -311,6 +363,9 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::optional<PauseCounting> paused_to_end_;
   std::optional<AllocationStats> before_statement_;
   std::optional<std::pair<AllocationStats, AllocationStats>> death_matcher_;  // its figures before and after
+  std::optional<AllocationStats> caught_;                                     // at the last catch on the test's thread
+  const void* caught_object_ = nullptr;                                       // what it caught
+  std::vector<std::pair<AllocationStats, AllocationStats>> exception_records_;  // from the catch to the record
   std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
   OneTime one_time_before_;
   bool warming_up_ = false;
@@ -499,6 +554,10 @@ void statement_begins() {
 
 void death_test_started() {
   if (g_listener != nullptr) g_listener->pause_to_the_end();
+}
+
+void exception_caught(const void* object) noexcept {
+  if (g_listener != nullptr) g_listener->exception_caught(object);
 }
 
 }  // namespace allocgate::testing::detail

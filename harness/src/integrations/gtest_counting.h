@@ -68,4 +68,11 @@ void statement_begins();
 /// is not counted: the rest of the test runs paused.
 void death_test_started();
 
+/// An exception is caught (__cxa_begin_catch), `object` the thrown object:
+/// the figures are noted, so that when it was GoogleTest's catch of an
+/// exception a test threw (a static GoogleTest's catch is wrapped, a shared
+/// one's is not), what GoogleTest allocates to record that failure is taken
+/// out, as a failed assertion's recording is never counted.
+void exception_caught(const void* object) noexcept;
+
 }  // namespace allocgate::testing::detail
