@@ -154,6 +154,22 @@ TEST_F(ZeroCode, AMainThatTakesNoFlagsGetsSitesFromTheEnvironment) {
       << spec.output;
   EXPECT_EQ(read_report(json).cases[0].allocs_per_op, 1);
 
+  // A main that never calls benchmark::Initialize: counted, the context and
+  // the sites there, and what is not read said.
+  const Result uninitialized = run(environment + ZERO_CODE_BENCH_OWN_ARGS + " uninitialized");
+  ASSERT_EQ(uninitialized.code, 0) << uninitialized.output;
+  EXPECT_NE(uninitialized.output.find("allocgate: this main calls benchmark::RunSpecifiedBenchmarks without "
+                                      "benchmark::Initialize: neither Google Benchmark's flags nor allocgate's"),
+            std::string::npos)
+      << uninitialized.output;
+  const Report without = read_report(json);
+  ASSERT_EQ(without.cases.size(), 1u);
+  EXPECT_EQ(without.cases[0].allocs_per_op, 1);
+  ASSERT_FALSE(without.cases[0].sites.empty());
+  EXPECT_FALSE(without.toolchain().empty());
+  const Result checked = run(std::string(ALLOCGATE_BIN) + " diff " + json);
+  EXPECT_EQ(checked.output.find("not linked with allocgate::benchmark"), std::string::npos) << checked.output;
+
   const Result malformed = run("ALLOCGATE_SITES=yes " + std::string(ZERO_CODE_BENCH_OWN_ARGS) + " full");
   EXPECT_EQ(malformed.code, 1) << malformed.output;
   EXPECT_NE(malformed.output.find("allocgate: ALLOCGATE_SITES takes 1 or 0 (true or false), not 'yes'"),

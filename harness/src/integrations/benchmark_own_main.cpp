@@ -50,6 +50,29 @@ void check_sites_attributed() {
   }
 }
 
+std::atomic<bool> set_up_done{false};
+
+// What a counted run needs before it starts, done once: allocgate's flags
+// (from argv, when Initialize passes them) and environment, the hook, the
+// JSON context. Done by the wrapped Initialize, or by the first run when a
+// main never calls it.
+void set_up(int* argc, char** argv) {
+  if (set_up_done.exchange(true, std::memory_order_relaxed)) return;
+  int no_arguments = 1;
+  if (!allocgate::benchmark::detail::take_sites_flags(argc != nullptr ? *argc : no_arguments, argv, std::cerr)) {
+    std::exit(1);  // as a flag Google Benchmark refuses
+  }
+  try {
+    allocgate::require_hook();
+  } catch (const allocgate::HookNotLinked& e) {
+    refuse(e.what());
+  }
+  ::benchmark::AddCustomContext(allocgate::keys::kToolchain, allocgate::kToolchain);
+  ::benchmark::AddCustomContext(allocgate::keys::kHookLive, "true");
+  allocgate::benchmark::detail::add_git_context();  // history add files the run under its commit
+  if (allocgate::benchmark::detail::sites_options().enabled) std::atexit(check_sites_attributed);
+}
+
 }  // namespace
 
 namespace allocgate::benchmark::detail {
@@ -61,18 +84,7 @@ void set_allocgate_main() noexcept { allocgate_main.store(true, std::memory_orde
 namespace allocgate::benchmark::detail::wrapped {
 
 void initialize(int* argc, char** argv, void (*help)()) {
-  if (!allocgate_main.load(std::memory_order_relaxed)) {
-    if (argc != nullptr && !take_sites_flags(*argc, argv, std::cerr)) std::exit(1);  // as a flag GB refuses
-    try {
-      allocgate::require_hook();
-    } catch (const allocgate::HookNotLinked& e) {
-      refuse(e.what());
-    }
-    ::benchmark::AddCustomContext(allocgate::keys::kToolchain, allocgate::kToolchain);
-    ::benchmark::AddCustomContext(allocgate::keys::kHookLive, "true");
-    add_git_context();  // history add files the run under its commit
-    if (sites_options().enabled) std::atexit(check_sites_attributed);
-  }
+  if (!allocgate_main.load(std::memory_order_relaxed)) set_up(argc, argv);
   real::initialize(argc, argv, help);
 }
 
@@ -82,6 +94,13 @@ std::size_t run_display(BenchmarkReporter* display) { return run_display_file(di
 
 std::size_t run_display_file(BenchmarkReporter* display, BenchmarkReporter* file) {
   if (allocgate_main.load(std::memory_order_relaxed)) return real::run_display_file(display, file);
+  if (!set_up_done.load(std::memory_order_relaxed)) {
+    // The run is counted all the same; what Initialize reads is said.
+    std::cerr << "allocgate: this main calls benchmark::RunSpecifiedBenchmarks without benchmark::Initialize: "
+                 "neither Google Benchmark's flags nor allocgate's (--allocgate_sites) are read, only the "
+                 "environment (ALLOCGATE_SITES, BENCHMARK_OUT); call benchmark::Initialize(&argc, argv) first\n";
+    set_up(nullptr, nullptr);
+  }
   return run_counted(display, file).benchmarks;
 }
 

@@ -86,7 +86,7 @@ bool take_sites_flags(int& argc, char** argv, std::ostream& err) {
     argv[kept++] = argv[i];
   }
   argc = kept;
-  argv[argc] = nullptr;
+  if (argv != nullptr) argv[argc] = nullptr;  // none when a main never calls Initialize
   if (format != "json") options.json_file.clear();
   // Without --allocgate_source_root each frame's path is relative to the
   // source tree its code was built in (CaptureSites::profile).

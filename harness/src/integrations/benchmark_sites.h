@@ -26,7 +26,8 @@ SitesOptions& sites_options();
 /// output file (--benchmark_out, or Google Benchmark's BENCHMARK_OUT). The
 /// environment's ALLOCGATE_SITES=1 and ALLOCGATE_SOURCE_ROOT=DIR say the same
 /// for a main that takes no flags; a flag overrides them. Returns false, with
-/// a message on err, for a malformed flag or value.
+/// a message on err, for a malformed flag or value. argv may be null, with
+/// argc 1: the environment alone (a main that never calls Initialize).
 bool take_sites_flags(int& argc, char** argv, std::ostream& err);
 
 /// A finished capture: one thread's run of one benchmark, `iterations` long.
