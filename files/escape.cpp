@@ -111,7 +111,11 @@ bool valid_utf8(std::string_view text) {
   return true;
 }
 
-std::string terminal_text(std::string_view text) {
+namespace {
+
+// terminal_text's rule; a page shows its escapes in a text that cannot be
+// one line's end or a command, and leaves the backslash as it is.
+std::string visible_text(std::string_view text, bool escape_backslash) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
@@ -157,7 +161,7 @@ std::string terminal_text(std::string_view text) {
         out += "\\t";
         break;
       case '\\':
-        out += "\\\\";
+        out += escape_backslash ? "\\\\" : "\\";
         break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
@@ -170,6 +174,10 @@ std::string terminal_text(std::string_view text) {
   }
   return out;
 }
+
+}  // namespace
+
+std::string terminal_text(std::string_view text) { return visible_text(text, true); }
 
 std::string markdown_text(std::string_view text) {
   const std::string plain = terminal_text(text);
@@ -224,7 +232,7 @@ std::string markdown_code(std::string_view text) {
 }
 
 std::string html_text(std::string_view text) {
-  const std::string plain = terminal_text(text);
+  const std::string plain = visible_text(text, false);
   std::string out;
   out.reserve(plain.size());
   for (const char c : plain) {

@@ -49,7 +49,8 @@ std::string markdown_code(std::string_view text);
 
 /// For HTML text and attribute values: as terminal_text (so a bidirectional
 /// override or isolate, U+202E or U+2066, shows as "\u202e" instead of
-/// reordering the page around it), then & < > " ' as entities.
+/// reordering the page around it) but for the backslash, shown as it is,
+/// then & < > " ' as entities.
 std::string html_text(std::string_view text);
 
 /// The longest start of text that is at most max_bytes long and does not end

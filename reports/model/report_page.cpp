@@ -187,9 +187,15 @@ void context_line(std::ostream& body, const Report& report) {
   body << "</p>\n";
 }
 
+// Headings' ids, from names a report chose: each kind behind a prefix the
+// page's own ids (allocgate-data, chartN, flameN) never start with, so that
+// no name, "allocgate-data" or "chart1", takes the id of a part of the page.
+std::string workload_anchor(const std::string& workload) { return "workload-" + workload; }
+std::string family_anchor(const std::string& family) { return "family-" + family; }
+
 void workload_section(std::ostream& body, PageData& data, const WorkloadView& v) {
-  body << "<section class=\"workload\"><h2 id=\"" << files::html_text(v.name) << "\">" << files::html_text(v.name)
-       << "</h2>\n";
+  body << "<section class=\"workload\"><h2 id=\"" << files::html_text(workload_anchor(v.name)) << "\">"
+       << files::html_text(v.name) << "</h2>\n";
   if (!v.summary.empty()) body << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
   body << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th>"
           "</tr>\n";
@@ -282,7 +288,8 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
     std::vector<const CaseResult*>& cases = families[family];
     std::stable_sort(cases.begin(), cases.end(),
                      [](const CaseResult* a, const CaseResult* b) { return name_before(a->name, b->name); });
-    body << "<section class=\"family\"><h2 id=\"" << files::html_text(family) << "\">" << files::html_text(family)
+    body << "<section class=\"family\"><h2 id=\"" << files::html_text(family_anchor(family)) << "\">"
+         << files::html_text(family)
          << "</h2>\n<table><tr><th>case</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>peak bytes</th>"
             "<th>leaked B/op</th></tr>\n";
     for (const CaseResult* c : cases) {

@@ -30,6 +30,30 @@
   const shapes = ['circle', 'rect', 'triangle', 'rectRot', 'star', 'crossRot', 'rectRounded', 'cross'];
   const dashes = [[], [6, 3], [2, 2], [8, 3, 2, 3]];
 
+  // Names are shown as the page's tables show them (allocgate's html_text):
+  // a control character, a bidirectional override or isolate, a line or
+  // paragraph separator, as its code point, so that none reorders, spoofs or
+  // breaks the text around it in a chart, a flame graph or a tooltip.
+  const hidden = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufffe\uffff]/g;
+  function visible(text) {
+    return String(text).replace(hidden, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+  }
+  function visibleTree(node) {
+    if (typeof node.name === 'string') node.name = visible(node.name);
+    if (typeof node.location === 'string') node.location = visible(node.location);
+    (node.children || []).forEach(visibleTree);
+  }
+  (data.charts || []).forEach((spec) => {
+    if (typeof spec.title === 'string') spec.title = visible(spec.title);
+    if (Array.isArray(spec.labels)) spec.labels = spec.labels.map((l) => (typeof l === 'string' ? visible(l) : l));
+    if (Array.isArray(spec.tooltip_titles)) spec.tooltip_titles = spec.tooltip_titles.map(visible);
+    (spec.series || []).forEach((series) => { series.name = visible(series.name); });
+  });
+  (data.flames || []).forEach((spec) => {
+    if (typeof spec.title === 'string') spec.title = visible(spec.title);
+    if (spec.tree) visibleTree(spec.tree);
+  });
+
   function escape(text) {
     return String(text).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
   }

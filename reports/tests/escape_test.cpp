@@ -100,6 +100,10 @@ TEST(Html, EveryMarkupCharacterIsAnEntity) {
 TEST(Html, BidirectionalControlsAreShownNotObeyed) {
   EXPECT_EQ(html_text("evil\u202Ecod.exe"), "evil\\u202ecod.exe");
   EXPECT_EQ(html_text("a\u2066b\u2069c"), "a\\u2066b\\u2069c");
+  // A backslash is shown as it is (a case named "\u003c" reads so); a C1
+  // control and a line separator are shown as code points.
+  EXPECT_EQ(html_text("\\u003c \\ "), "\\u003c \\ ");
+  EXPECT_EQ(html_text("a\u009bb\u2028c"), "a\\u009bb\\u2028c");
   EXPECT_EQ(html_text("log_report/v1 \u00b5s"), "log_report/v1 \u00b5s");
 }
 

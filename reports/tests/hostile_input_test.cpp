@@ -12,6 +12,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -339,6 +341,32 @@ TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
   const Result compare = run(kAllocgate + " compare " + evil + " " + evil);
   for (const std::string& line : lines_of(compare.output)) EXPECT_NE(line.rfind("::", 0), 0u) << line;
   EXPECT_EQ(compare.output.find('\x1b'), std::string::npos);
+}
+
+// A name may be one of the page's own ids (its data's script element, a
+// chart's or a flame graph's div): a heading's id is the name behind a
+// prefix of its kind, and every id on the page is one element's.
+TEST_F(HostileInput, NoNameTakesTheIdOfAPartOfThePage) {
+  std::string benchmarks;
+  for (const char* name : {"allocgate-data", "chart1", "chart1/2", "flame1", "flame2"}) {
+    if (!benchmarks.empty()) benchmarks += ", ";
+    benchmarks += std::string(R"({"name": ")") + name +
+                  R"(", "allocs_per_op": 1, "stacks": [{"frames": ["main", "f"], "allocs_per_op": 1}]})";
+  }
+  const std::string report = write("ids.json", R"({"context": {"allocgate_schema_version": 1,
+    "allocgate_toolchain": "tc"}, "benchmarks": [)" +
+                                                   benchmarks + "]}");
+  const Result html = run(kAllocgate + " table --html " + report);
+  ASSERT_EQ(html.code, 0) << html.output;
+  std::map<std::string, int> ids;
+  const std::regex id(R"re( id="([^"]*)")re");
+  for (auto it = std::sregex_iterator(html.output.begin(), html.output.end(), id); it != std::sregex_iterator(); ++it) {
+    ++ids[(*it)[1].str()];
+  }
+  for (const auto& [name, count] : ids) EXPECT_EQ(count, 1) << name;
+  EXPECT_EQ(ids.count("allocgate-data"), 1u);
+  EXPECT_EQ(ids.count("family-allocgate-data"), 1u);
+  EXPECT_EQ(ids.count("family-chart1"), 1u);
 }
 
 }  // namespace

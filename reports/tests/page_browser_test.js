@@ -10,6 +10,9 @@
 //
 // Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
 //        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS] [--tests]
+//        [--visible TEXT]
+// --visible: TEXT is shown somewhere, and no text drawn holds a control
+// character, a bidirectional override or a line separator raw, nor "\\u003c".
 // --tests: a test report's page: its tables sort by a click on a heading,
 // both ways, and a test's flame graph is drawn when its details are opened.
 // --marks: every chart with marked points (a history's changes) marks the
@@ -34,6 +37,7 @@ const maxMs = Number(option('--max-ms', 'Infinity'));
 const differential = args.includes('--differential');
 const tests = args.includes('--tests');
 const marks = option('--marks', null);
+const visibleOnly = option('--visible', null);  // a text the page must show, its controls as code points
 // The runner's frames, main's and libc's: never in a flame graph.
 const outside = /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::)/;
 
@@ -195,6 +199,24 @@ function fail(message) {
       });
       if (!opened) fail('no test has a flame graph to open');
       await page.waitForFunction((id) => Boolean(document.getElementById(id).flame), {timeout: 5000}, opened);
+    }
+
+    if (visibleOnly) {
+      // Every text drawn (the tables, the flame graphs' frames, the charts'
+      // labels and series): no control, bidirectional override or line
+      // separator reaches the page raw, and a backslash is not doubled.
+      const texts = await page.evaluate(() => {
+        const shown = [...document.body.querySelectorAll('*')]
+                          .filter((e) => e.tagName !== 'SCRIPT' && e.tagName !== 'STYLE')
+                          .flatMap((e) => [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent));
+        const charts = Object.values(window.Chart ? window.Chart.instances : {})
+                           .flatMap((c) => [...(c.data.labels || []), ...c.data.datasets.map((d) => d.label)]);
+        return shown.concat(charts.map(String));
+      });
+      const raw = texts.filter((t) => /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\u2028\u2029]/.test(t));
+      if (raw.length) fail(`text shown raw: ${JSON.stringify(raw.slice(0, 3))}`);
+      if (!texts.some((t) => t.includes(visibleOnly))) fail(`no text shows ${visibleOnly}: ${JSON.stringify(texts.slice(0, 20))}`);
+      if (texts.some((t) => t.includes('\\\\u003c'))) fail('a backslash is doubled');
     }
 
     await page.evaluate(() => window.scrollTo(0, 0));

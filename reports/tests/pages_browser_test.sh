@@ -40,6 +40,16 @@ if [ -n "$bench" ]; then
   check "$work/bench.html" "$work/bench.png"
 fi
 
+# Names with controls, a bidirectional override, line separators and a
+# backslash: shown as code points everywhere (tables, flame graphs, charts),
+# the backslash as it is.
+hostile=$(printf '%s' '{"context": {"allocgate_schema_version": 1, "allocgate_toolchain": "tc"}, "benchmarks": [' \
+  '{"name": "evil\u202ecod\u009b/\\u003c/1", "allocs_per_op": 2, "stacks": [{"frames": ["main", "line\u2028sep\u2029para"], "allocs_per_op": 2}]},' \
+  '{"name": "evil\u202ecod\u009b/\\u003c/2", "allocs_per_op": 3, "stacks": [{"frames": ["main", "f\u2066g"], "allocs_per_op": 3}]}]}')
+printf '%s' "$hostile" >"$work/hostile.json"
+"$allocgate" table --html --out "$work/hostile.html" "$work/hostile.json"
+check "$work/hostile.html" "$work/hostile.png" --flames 1 --visible 'evil\u202ecod\u009b'
+
 # A regression between two commits: the canary's optimized variant allocates
 # again in the regressed build.
 "$allocgate" run --no-timing --sites --filter '^canary/' --out "$work/base.json" >/dev/null 2>&1
