@@ -24,6 +24,16 @@ namespace {
 // A commit as an axis label: its first ten bytes, never half a character.
 std::string commit_label(const std::string& commit) { return std::string(files::utf8_prefix(commit, 10)); }
 
+// A run's text in a tooltip, which every chart of the page repeats: at
+// most kLongestTooltipText bytes of it, and what was cut said, so that a
+// run's 10 MB commit string does not become a page of gigabytes.
+constexpr std::size_t kLongestTooltipText = 128;
+std::string tooltip_text(const std::string& text) {
+  if (text.size() <= kLongestTooltipText) return text;
+  const std::string_view kept = files::utf8_prefix(text, kLongestTooltipText);
+  return std::string(kept) + "... (" + std::to_string(text.size() - kept.size()) + " more bytes cut)";
+}
+
 using Value = std::optional<double> (*)(const HistoryFigures&);
 
 nlohmann::json figure_series(const char* name, const std::vector<std::optional<HistoryFigures>>& row, Value value,
@@ -64,18 +74,26 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
   nlohmann::json charts = nlohmann::json::array();
   nlohmann::json labels = nlohmann::json::array(), titles = nlohmann::json::array();
   for (const RunKey& run : table.runs) {
-    labels.push_back({commit_label(run.commit), run.date.substr(0, 10)});
-    std::string title = run.commit + "\n" + run.date;
-    if (!run.branch.empty()) title += "\nbranch " + run.branch;
-    if (!run.toolchain.empty()) title += "\n" + run.toolchain;
+    labels.push_back({commit_label(run.commit), std::string(files::utf8_prefix(run.date, 10))});
+    std::string title = tooltip_text(run.commit);
+    title += '\n';
+    title += tooltip_text(run.date);
+    if (!run.branch.empty()) {
+      title += "\nbranch ";
+      title += tooltip_text(run.branch);
+    }
+    if (!run.toolchain.empty()) {
+      title += '\n';
+      title += tooltip_text(run.toolchain);
+    }
     titles.push_back(std::move(title));
   }
   body << "<h1>allocgate history</h1>\n<p class=\"context\">" << table.runs.size() << " runs, oldest first";
   if (!table.runs.empty()) {
     body << ", from " << files::html_text(commit_label(table.runs.front().commit)) << " ("
-         << files::html_text(table.runs.front().date) << ") to "
-         << files::html_text(commit_label(table.runs.back().commit)) << " (" << files::html_text(table.runs.back().date)
-         << ")";
+         << files::html_text(tooltip_text(table.runs.front().date)) << ") to "
+         << files::html_text(commit_label(table.runs.back().commit)) << " ("
+         << files::html_text(tooltip_text(table.runs.back().date)) << ")";
   }
   body << ". A larger orange point marks a run where allocs/op or bytes/op changed; the band is the time's "
           "fastest to slowest repetition.</p>\n";

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "command.h"
+#include "history_table.h"
 #include "input_error.h"
 #include "json_keys.h"
 
@@ -109,6 +110,24 @@ TEST_F(HistoryTest, ARunIsRecordedOnceAndReadBackByCaseAndRun) {
   ASSERT_EQ(last.runs.size(), 2u);
   EXPECT_EQ(last.runs[0].commit, "c2");
   EXPECT_EQ(last.cases, std::vector<std::string>{"b/x/1"});
+}
+
+// A run's commit string of a megabyte (any text a report's context holds):
+// the page, whose every chart repeats each run's tooltip, stays small, and
+// says what it cut.
+TEST_F(HistoryTest, AHugeCommitStringIsCutOnThePageAndTheCutSaid) {
+  History db(path("h.db"));
+  const std::string huge(1 << 20, 'c');
+  const Report first = report_of({{"a/x/1", 3}, {"b/x/1", 0}}, huge, "2026-12-01T00:00:00Z");
+  ASSERT_TRUE(db.add(first, key_of(first)));
+  const Report second = report_of({{"a/x/1", 3}, {"b/x/1", 2}}, "c2", "2026-12-02T00:00:00Z");
+  ASSERT_TRUE(db.add(second, key_of(second)));
+  std::ostringstream page;
+  print_history_chart(page, db.table("", 0));
+  EXPECT_LT(page.str().size(), huge.size());  // within 3x the input, and far less
+  EXPECT_NE(page.str().find(std::string(128, 'c') + "... (" + std::to_string(huge.size() - 128) + " more bytes cut)"),
+            std::string::npos);
+  EXPECT_EQ(page.str().find(std::string(129, 'c')), std::string::npos);
 }
 
 TEST_F(HistoryTest, ShowMarksTheRunWhereEachExactFigureLastChanged) {
