@@ -59,6 +59,13 @@ void end_static_initialization() noexcept;
 /// tagging, one block at a time: the last one disowned.
 void disown_block(void* block, std::size_t size) noexcept;
 
+/// From now on, with block headers, each new block up to 128 KiB is cleared
+/// before it is handed out: split_live_blocks' marking reads every word of
+/// a live block, and a word its program never wrote (a std::string's unused
+/// inline buffer, a vector's spare capacity) would otherwise hold what the
+/// memory's last block left there: a stale pointer that keeps a leak.
+void clear_new_blocks() noexcept;
+
 /// The counted blocks still tracked, but those kept by a static: leaked bytes and blocks, and calls
 /// visit(block) for each, under the table's lock (visit must not allocate); when tagging, visits none.
 struct LiveTotals {

@@ -140,6 +140,14 @@ inline T add_owned(std::atomic<T>& counter, T n) noexcept {
   add_owned(own.live_bytes, -static_cast<std::int64_t>(size));
 }
 
+// A new block's bytes, cleared when the leak check marks reachability
+// (thread_state.h's clear_new_blocks): up to malloc's mmap threshold, above
+// which its blocks are fresh pages, zero already.
+constexpr std::size_t kClearedUpTo = std::size_t{128} * 1024;
+[[gnu::always_inline]] inline void clear_if_marking(void* user, std::size_t size) noexcept {
+  if (g_process.clear_new_blocks.load(std::memory_order_relaxed) && size <= kClearedUpTo) std::memset(user, 0, size);
+}
+
 // The tagged blocks' tally: `blocks` and `bytes` added, modulo 2^64 (a free
 // adds their negation).
 [[gnu::always_inline]] inline void count_owned_tagged(std::uint64_t blocks, std::uint64_t bytes) noexcept {
@@ -317,6 +325,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     count_tagged(t, 1, size);
   }
   *header_of(user) = BlockHeader{size, tag | header_check(header_of(user), size)};
+  clear_if_marking(user, size);
   return user;
 }
 
@@ -430,6 +439,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
   }
   auto* header = static_cast<BlockHeader*>(base);
   *header = BlockHeader{size, tag | header_check(header, size)};
+  clear_if_marking(header + 1, size);
   return header + 1;
 }
 
@@ -467,6 +477,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
       count_allocation(t.counters, size);
       auto* header = static_cast<BlockHeader*>(base);
       *header = BlockHeader{size, kPlainCounted | header_check(header, size)};
+      clear_if_marking(header + 1, size);
       return header + 1;
     }
   } else if (state == kCountedTest) {

@@ -167,6 +167,11 @@ struct ProcessCounters {
   // Counted here only, so a test's figures do not depend on what ran before.
   std::atomic<std::uint64_t> one_time_allocations{0};
   std::atomic<std::uint64_t> one_time_bytes{0};
+  // Whether a new block with a header is cleared before it is handed out
+  // (clear_new_blocks, block_tracker.h): the reachability marking reads
+  // every word of a live block, and a word the program never wrote holds
+  // what the memory's last block left there, which can be a stale pointer.
+  std::atomic<bool> clear_new_blocks{false};
 
   std::int64_t live_bytes() const noexcept {
     return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);

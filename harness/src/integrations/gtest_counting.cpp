@@ -466,6 +466,7 @@ void install_counting(const void* outer_frame) {
   if (!g_flags_taken && !take_counting_flags(nullptr, nullptr, std::cerr)) std::exit(1);
   resolve_static_guards();
   allocgate::detail::prepare_reachability();
+  allocgate::detail::clear_new_blocks();  // no stale word in a block's unwritten bytes keeps a leak
   try {
     require_hook();
   } catch (const HookNotLinked& e) {
