@@ -112,7 +112,9 @@ const std::map<std::string, Page>& pages() {
        {{"allocgate compare base.json head.json", "allocgate compare --markdown base.json head.json"},
         {"diff", "table"}}},
       {"table",
-       {{"allocgate table report.json", "allocgate table report.json --html --out page.html"},
+       {{"allocgate table report.json", "allocgate table report.json --html --out page.html",
+         "allocgate table tests.json --html --filter '^Parser' --out parser.html   # part of a report too large for a "
+         "page"},
         {"run", "compare", "export"}}},
       {"export",
        {{"allocgate export report.json --format github-action-benchmark --out bench-output.json",

@@ -30,35 +30,44 @@ void print_compare_html(std::ostream& out, const Comparison& rows, const std::st
           "<span style=\"background:#3182bd;color:#fff\">gone (drawn at the base's width)</span>"
           "<span style=\"background:#d9d9d9\">same</span></p>\n";
   std::size_t changed = 0;
+  pages::Budget budget;
+  std::ostringstream sections;
   for (const CompareRow& row : rows) {
     if (!row.allocs_changed() && !row.bytes_changed()) continue;
     ++changed;
+    if (!budget.take_section()) continue;
     const bool more = row.head->allocs_per_op > row.base->allocs_per_op;
     const CompareCells cells = compare_cells(row);
     const auto cell = [](const std::string& text) { return text.empty() ? std::string("-") : files::html_text(text); };
-    body << "<section class=\"change\"><h2 id=\"" << files::html_text(compare_anchor(row.name)) << "\">"
-         << files::html_text(row.name) << "</h2>\n<table><tr><th>allocs/op</th><th>B/op</th><th>base time/op</th>"
-         << "<th>head time/op</th><th>time change</th></tr>\n<tr><td class=\"n "
-         << (row.allocs_changed() ? (more ? "regressed" : "improved") : "") << "\">" << cell(cells.allocs)
-         << "</td><td class=\"n\">" << cell(cells.bytes) << "</td><td class=\"n\">" << cell(cells.base_time)
-         << "</td><td class=\"n\">" << cell(cells.head_time) << "</td><td class=\"n\">" << cell(cells.change)
-         << "</td></tr>\n</table>\n";
+    sections << "<section class=\"change\"><h2 id=\"" << files::html_text(compare_anchor(row.name)) << "\">"
+             << files::html_text(row.name) << "</h2>\n<table><tr><th>allocs/op</th><th>B/op</th><th>base time/op</th>"
+             << "<th>head time/op</th><th>time change</th></tr>\n<tr><td class=\"n "
+             << (row.allocs_changed() ? (more ? "regressed" : "improved") : "") << "\">" << cell(cells.allocs)
+             << "</td><td class=\"n\">" << cell(cells.bytes) << "</td><td class=\"n\">" << cell(cells.base_time)
+             << "</td><td class=\"n\">" << cell(cells.head_time) << "</td><td class=\"n\">" << cell(cells.change)
+             << "</td></tr>\n</table>\n";
     nlohmann::json tree = differential_flame_tree(*row.base, *row.head);
     if (tree.is_null()) {
-      body << "<p>No stacks in either report: run both with --sites (or --allocgate_sites) to see where.</p>\n";
+      sections << "<p>No stacks in either report: run both with --sites (or --allocgate_sites) to see where.</p>\n";
     } else {
       const std::string id = "flame" + std::to_string(flames.size() + 1);
-      body << "<div class=\"flame\" id=\"" << id << "\"></div>\n";
+      sections << "<div class=\"flame\" id=\"" << id << "\"></div>\n";
       flames.push_back({{"id", id}, {"title", row.name}, {"differential", true}, {"tree", std::move(tree)}});
     }
-    body << "</section>\n";
+    sections << "</section>\n";
   }
   if (changed == 0) body << "<p>No case's allocations changed.</p>\n";
+  if (budget.sections_cut() != 0) {
+    body << "<p class=\"cut\" id=\"cut\">" << changed << " cases' allocations changed; this page shows the first "
+         << pages::Limits::kSections << ", a browser opens no more at once. <code>allocgate compare BASE HEAD</code> "
+         << "prints every one as text.</p>\n";
+  }
+  body << sections.str();
   std::ostringstream rest;
   std::size_t unchanged = 0;
   for (const CompareRow& row : rows) {
     if (row.allocs_changed() || row.bytes_changed()) continue;
-    ++unchanged;
+    if (++unchanged > pages::Limits::kTableRows) continue;
     rest << "<li>" << files::html_text(row.name)
          << (!row.base   ? " (only in head)"
              : !row.head ? " (only in base)"
@@ -67,7 +76,11 @@ void print_compare_html(std::ostream& out, const Comparison& rows, const std::st
   }
   if (unchanged != 0) {
     body << "<details><summary>" << unchanged << " case(s) whose allocations did not change</summary>\n<ul>\n"
-         << rest.str() << "</ul></details>\n";
+         << rest.str();
+    if (unchanged > pages::Limits::kTableRows) {
+      body << "<li>and " << unchanged - pages::Limits::kTableRows << " more, not on this page</li>\n";
+    }
+    body << "</ul></details>\n";
   }
   pages::write_page(out, {"allocgate compare", body.str(), {{"flames", std::move(flames)}}});
 }

@@ -101,6 +101,12 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return name_before(table.cases[a], table.cases[b]); });
+  if (order.size() > pages::Limits::kSections) {
+    body << "<p class=\"cut\" id=\"cut\">The history holds " << order.size() << " cases; this page shows the first "
+         << pages::Limits::kSections << " in name order, a browser opens no more at once. <code>allocgate history "
+         << "chart --filter REGEX --html</code> makes a page of others.</p>\n";
+    order.resize(pages::Limits::kSections);
+  }
   int id = 0;
   for (const std::size_t c : order) {
     const auto& row = table.figures[c];
@@ -132,15 +138,15 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
       body << "<div class=\"chart\" id=\"" << element << "\"></div>\n";
       charts.push_back({{"id", element},
                         {"title", figure.title},
-                        {"labels", labels},
-                        {"tooltip_titles", titles},
+                        {"labels", "runs"},  // data.axes.runs, carried once for every chart
                         {"marks", changes},
                         {"y_title", figure.time ? "ns" : ""},
                         {"series", {std::move(series)}}});
     }
     body << "</div></section>\n";
   }
-  pages::write_page(out, {"allocgate history", body.str(), {{"charts", std::move(charts)}}});
+  nlohmann::json axes = {{"runs", {{"labels", std::move(labels)}, {"tooltip_titles", std::move(titles)}}}};
+  pages::write_page(out, {"allocgate history", body.str(), {{"charts", std::move(charts)}, {"axes", std::move(axes)}}});
 }
 
 }  // namespace allocgate::reports

@@ -32,6 +32,7 @@ struct PageData {
   nlohmann::json flames = nlohmann::json::array();
   int ids = 0;
   std::string id(const char* kind) { return kind + std::to_string(++ids); }
+  pages::Budget budget;
 };
 
 // One line of a chart against an argument: its points in order of x.
@@ -68,12 +69,20 @@ void line_chart(std::ostream& body, PageData& data, const std::string& title, co
                 const std::vector<Line>& lines, Figure figure) {
   nlohmann::json series = nlohmann::json::array();
   std::vector<double> xs, ys;
+  bool decimated = false;
   for (const Line& line : lines) {
     nlohmann::json points = nlohmann::json::array(), low = nlohmann::json::array(), high = nlohmann::json::array();
     bool band = figure == time_of;
-    for (const auto& [x, c] : line.points) {
+    std::vector<std::pair<double, const CaseResult*>> with_figure;
+    for (const auto& point : line.points) {
+      if (figure(*point.second)) with_figure.push_back(point);
+    }
+    const std::vector<std::size_t> kept =
+        pages::decimated(with_figure.size(), [&](std::size_t i) { return *figure(*with_figure[i].second); });
+    decimated = decimated || kept.size() < with_figure.size();
+    for (const std::size_t i : kept) {
+      const auto& [x, c] = with_figure[i];
       const std::optional<double> y = figure(*c);
-      if (!y) continue;
       points.push_back({{"x", x}, {"y", *y}, {"text", figure_text(figure, *c)}});
       xs.push_back(x);
       ys.push_back(*y);
@@ -94,13 +103,16 @@ void line_chart(std::ostream& body, PageData& data, const std::string& title, co
   if (series.empty()) return;
   const std::string id = data.id("chart");
   body << "<div class=\"chart\" id=\"" << id << "\"></div>\n";
-  data.charts.push_back({{"id", id},
-                         {"title", title},
-                         {"x_title", x_title},
-                         {"x_log", wants_log(xs, 8)},
-                         {"y_log", wants_log(ys, 100)},
-                         {"y_title", figure == time_of ? "ns" : ""},
-                         {"series", std::move(series)}});
+  data.charts.push_back(
+      {{"id", id},
+       {"title", decimated ? title + " (decimated: its ends, and each of " +
+                                 std::to_string(pages::Limits::kPoints / 2 - 1) + " runs' lowest and highest points)"
+                           : title},
+       {"x_title", x_title},
+       {"x_log", wants_log(xs, 8)},
+       {"y_log", wants_log(ys, 100)},
+       {"y_title", figure == time_of ? "ns" : ""},
+       {"series", std::move(series)}});
 }
 
 // A bar chart of one figure, a bar per case.
@@ -108,7 +120,9 @@ void bar_chart(std::ostream& body, PageData& data, const std::string& title,
                const std::vector<std::pair<std::string, const CaseResult*>>& bars, Figure figure) {
   nlohmann::json labels = nlohmann::json::array(), values = nlohmann::json::array(), texts = nlohmann::json::array();
   std::vector<double> ys;
-  for (const auto& [label, c] : bars) {
+  const std::size_t shown = std::min(bars.size(), pages::Limits::kBars);
+  for (std::size_t i = 0; i < shown; ++i) {
+    const auto& [label, c] = bars[i];
     const std::optional<double> y = figure(*c);
     labels.push_back(label);
     values.push_back(y ? nlohmann::json(*y) : nlohmann::json(nullptr));
@@ -120,7 +134,9 @@ void bar_chart(std::ostream& body, PageData& data, const std::string& title,
   body << "<div class=\"chart\" id=\"" << id << "\"></div>\n";
   data.charts.push_back({{"id", id},
                          {"type", "bar"},
-                         {"title", title},
+                         {"title", shown < bars.size() ? title + " (the first " + std::to_string(shown) + " of " +
+                                                             std::to_string(bars.size()) + " cases)"
+                                                       : title},
                          {"labels", std::move(labels)},
                          {"y_log", wants_log(ys, 1000)},
                          {"y_title", figure == time_of ? "ns" : ""},
@@ -187,6 +203,13 @@ void context_line(std::ostream& body, const Report& report) {
   body << "</p>\n";
 }
 
+// A table's last row when the page's budget cut it (pages::Limits).
+void rows_cut_row(std::ostream& body, std::size_t cut, int columns) {
+  if (cut == 0) return;
+  body << "<tr class=\"cut\"><td colspan=\"" << columns << "\">and " << cut << " more, not on this page (see "
+       << "<a href=\"#cut\">what is cut</a>)</td></tr>\n";
+}
+
 // Headings' ids, from names a report chose: each kind behind a prefix the
 // page's own ids (allocgate-data, chartN, flameN) never start with, so that
 // no name, "allocgate-data" or "chart1", takes the id of a part of the page.
@@ -194,6 +217,7 @@ std::string workload_anchor(const std::string& workload) { return "workload-" + 
 std::string family_anchor(const std::string& family) { return "family-" + family; }
 
 void workload_section(std::ostream& body, PageData& data, const WorkloadView& v) {
+  if (!data.budget.take_section()) return;
   body << "<section class=\"workload\"><h2 id=\"" << files::html_text(workload_anchor(v.name)) << "\">"
        << files::html_text(v.name) << "</h2>\n";
   if (!v.summary.empty()) body << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
@@ -285,6 +309,7 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
     it->second.push_back(&decoded.emplace_back(std::move(c)));
   }
   for (const std::string& family : order) {
+    if (!data.budget.take_section()) continue;
     std::vector<const CaseResult*>& cases = families[family];
     std::stable_sort(cases.begin(), cases.end(),
                      [](const CaseResult* a, const CaseResult* b) { return name_before(a->name, b->name); });
@@ -292,7 +317,9 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
          << files::html_text(family)
          << "</h2>\n<table><tr><th>case</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>peak bytes</th>"
             "<th>leaked B/op</th></tr>\n";
-    for (const CaseResult* c : cases) {
+    const std::size_t shown = data.budget.take_rows(cases.size());
+    for (std::size_t i = 0; i < shown; ++i) {
+      const CaseResult* c = cases[i];
       body << "<tr><td>" << files::html_text(c->name)
            << (c->test_failed ? " <span class=\"regressed\">(failed)</span>" : "") << "</td><td class=\"n\">"
            << files::html_text(time_text(*c)) << "</td><td class=\"n\">" << optional_cell(c->bytes_per_op)
@@ -300,6 +327,7 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
            << optional_cell(c->peak_bytes) << "</td><td class=\"n\">" << optional_cell(c->leaked_bytes_per_op)
            << "</td></tr>\n";
     }
+    rows_cut_row(body, cases.size() - shown, 6);
     body << "</table>\n";
     std::vector<Line> lines;
     std::map<std::string, std::size_t> line_of;
@@ -319,6 +347,8 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
       for (const CaseResult* c : cases) bars.emplace_back(c->name, c);
       bar_charts(body, data, bars);
     }
+    // The stacks and sites of the cases the table shows.
+    cases.resize(shown);
     bool first = true;
     for (const CaseResult* c : cases) {
       flame(body, data, *c, first && !c->stacks.empty());
@@ -365,7 +395,7 @@ std::string number_cell(std::optional<double> value) {
   return "<td class=\"n\" data-v=\"" + files::json_number(*value).dump() + "\">" + files::readable(*value) + "</td>";
 }
 
-void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_suite_links) {
+void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_suite_links, std::size_t cut = 0) {
   body << "<table class=\"sortable tests\"><thead><tr><th>test</th><th>allocs/op</th><th>B/op</th><th>peak "
           "bytes</th><th>leaked B</th><th>kept B</th><th>one-time allocs</th></tr></thead><tbody>\n";
   for (const TestRow& row : rows) {
@@ -382,7 +412,14 @@ void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_
          << number_cell(c.allocs_per_op) << number_cell(c.bytes_per_op) << number_cell(c.peak_bytes)
          << number_cell(c.leaked_bytes_per_op) << number_cell(row.kept_bytes) << number_cell(row.one_time) << "</tr>\n";
   }
-  body << "</tbody></table>\n";
+  body << "</tbody>";
+  // Outside the body: sorting moves the rows shown, never this one.
+  if (cut != 0) {
+    body << "<tfoot>";
+    rows_cut_row(body, cut, 7);
+    body << "</tfoot>";
+  }
+  body << "</table>\n";
 }
 
 void test_sections(std::ostream& body, PageData& data, const Report& report) {
@@ -415,10 +452,14 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
   for (auto& [name, rows] : ordered) std::stable_sort(rows.begin(), rows.end(), heavier);
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
-  for (const auto& [suite, rows] : ordered) {
+  for (auto& [suite, rows] : ordered) {
+    if (!data.budget.take_section()) continue;
     body << "<section class=\"suite\"><h2 id=\"" << files::html_text(test_anchor(suite)) << "\">"
          << files::html_text(suite.empty() ? std::string("(no suite)") : suite) << "</h2>\n";
-    test_table(body, rows, false);
+    const std::size_t shown = data.budget.take_rows(rows.size());
+    const std::size_t cut = rows.size() - shown;
+    rows.resize(shown);
+    test_table(body, rows, false, cut);
     for (const TestRow& row : rows) {
       const CaseResult& c = *row.c;
       if (c.sites.empty() && c.stacks.empty()) continue;
@@ -437,24 +478,55 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
   }
 }
 
+// What the page's budget cut, said at the top of the page.
+std::string cut_note(const pages::Budget& budget, const char* sections, const char* order, const char* rows) {
+  if (budget.sections_cut() == 0 && budget.rows_cut() == 0) return {};
+  std::ostringstream note;
+  note << "<p class=\"cut\" id=\"cut\">This page is cut to what a browser opens at once: ";
+  if (budget.sections_cut() != 0) {
+    note << "it shows the first " << budget.sections_shown() << " of "
+         << budget.sections_shown() + budget.sections_cut() << " " << sections << " (" << order << ")";
+    if (budget.rows_cut() != 0) note << ", and ";
+  }
+  if (budget.rows_cut() != 0) {
+    note << "its tables show at most " << pages::Limits::kTableRows << " " << rows << " each and "
+         << pages::Limits::kRows << " in all: " << budget.rows_cut() << " " << rows << " of the " << sections
+         << " shown are not in them";
+  }
+  note << ". <code>allocgate table REPORT</code> prints every one as text; <code>allocgate table --filter REGEX "
+          "--html</code> makes a page of some.</p>\n";
+  return note.str();
+}
+
 }  // namespace
 
 void print_html(std::ostream& out, const Report& report) {
-  std::ostringstream body;
+  std::ostringstream body, sections;
   PageData data;
   body << "<h1>allocgate report</h1>\n";
   context_line(body, report);
-  if (report.context_text(keys::kTests).empty()) {
-    for (const WorkloadView& v : arrange(report)) workload_section(body, data, v);
-    benchmark_sections(body, data, report);
+  const bool tests = !report.context_text(keys::kTests).empty();
+  if (!tests) {
+    for (const WorkloadView& v : arrange(report)) workload_section(sections, data, v);
+    benchmark_sections(sections, data, report);
   } else {
-    test_sections(body, data, report);
+    test_sections(sections, data, report);
   }
+  body << cut_note(data.budget, tests ? "test suites" : "workloads and families",
+                   tests ? "those with a leaking test first, then by their heaviest test" : "in the report's order",
+                   tests ? "tests" : "cases")
+       << sections.str();
   if (!report.not_run.empty()) {
     body << "<h2>not run</h2>\n<ul>\n";
-    for (const NotRun& n : report.not_run) {
+    const std::size_t shown = std::min(report.not_run.size(), pages::Limits::kTableRows);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const NotRun& n = report.not_run[i];
       body << "<li>" << files::html_text(n.name) << (n.errored ? " (error: " : " (skipped: ")
            << files::html_text(n.message) << ")</li>\n";
+    }
+    if (shown < report.not_run.size()) {
+      body << "<li>and " << report.not_run.size() - shown << " more, not on this page: <code>allocgate table</code> "
+           << "lists them all</li>\n";
     }
     body << "</ul>\n";
   }

@@ -43,16 +43,27 @@
     if (typeof node.location === 'string') node.location = visible(node.location);
     (node.children || []).forEach(visibleTree);
   }
-  (data.charts || []).forEach((spec) => {
+  // A chart's or flame graph's texts made visible when it is drawn, not at
+  // load: a page of ten thousand cases pays for the ones a reader sees.
+  function visibleChart(spec) {
     if (typeof spec.title === 'string') spec.title = visible(spec.title);
     if (Array.isArray(spec.labels)) spec.labels = spec.labels.map((l) => (typeof l === 'string' ? visible(l) : l));
     if (Array.isArray(spec.tooltip_titles)) spec.tooltip_titles = spec.tooltip_titles.map(visible);
     (spec.series || []).forEach((series) => { series.name = visible(series.name); });
-  });
-  (data.flames || []).forEach((spec) => {
+  }
+  function visibleFlame(spec) {
     if (typeof spec.title === 'string') spec.title = visible(spec.title);
     if (spec.tree) visibleTree(spec.tree);
-  });
+  }
+
+  // Labels many charts share (a history's runs) are carried once, under
+  // data.axes, and named by the chart: {labels: "runs"}.
+  function sharedAxis(spec) {
+    if (typeof spec.labels !== 'string') return;
+    const axis = (data.axes || {})[spec.labels] || {labels: []};
+    spec.labels = axis.labels.slice();
+    if (axis.tooltip_titles) spec.tooltip_titles = axis.tooltip_titles.slice();
+  }
 
   function escape(text) {
     return String(text).replace(/[&<>"']/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c]));
@@ -100,7 +111,8 @@
   function datasetsOf(spec, marks) {
     const category = Array.isArray(spec.labels);
     const sets = [];
-    const many = category && spec.labels.length > 400;  // the line says it; points would hide it
+    // The line says it; points would hide it.
+    const many = category ? spec.labels.length > 400 : spec.series.some((s) => s.points.length > 400);
     spec.series.forEach((series, i) => {
       const color = colors[i % colors.length];
       const radius = Math.max(7 - 1.5 * i, 3);
@@ -133,6 +145,8 @@
   }
 
   function drawChart(spec) {
+    sharedAxis(spec);
+    visibleChart(spec);
     const marks = new Set(spec.marks || []);
     const holder = document.getElementById(spec.id);
     if (!holder) return;
@@ -219,6 +233,7 @@
   function drawFlame(spec) {
     const holder = document.getElementById(spec.id);
     if (!holder) return;
+    visibleFlame(spec);
     const controls = document.createElement('div');
     controls.className = 'flame-controls';
     let metric = spec.differential ? -1 : 0;
@@ -267,35 +282,46 @@
     d3.select(graph).datum(spec.tree).call(chart);
   }
 
-  // A flame graph in a closed <details> is drawn when it is first opened: a
-  // page of a hundred cases draws the ones it shows.
-  function whenShown(spec) {
-    const holder = document.getElementById(spec.id);
-    const details = holder && holder.closest('details');
-    if (!details || details.open) return drawFlame(spec);
-    details.addEventListener('toggle', function once() {
-      if (!details.open) return;
-      details.removeEventListener('toggle', once);
-      drawFlame(spec);
-    });
-  }
-
-  // Charts on the first screen are drawn at once; the others as they come
-  // near it: a history of a hundred cases is three hundred charts.
+  // Charts and flame graphs are drawn as they come near the screen, those on
+  // the first screen at once: a page of ten thousand cases draws what a
+  // reader sees, and opens as fast as a page of ten. A flame graph in a
+  // closed <details> waits for it to be opened. Holders are in page order,
+  // so the first one below the first screen ends the measuring.
   const margin = 400;
   const later = new IntersectionObserver((entries) => entries.forEach((entry) => {
     if (!entry.isIntersecting) return;
     later.unobserve(entry.target);
-    drawChart(entry.target.spec);
+    entry.target.draw();
   }), {rootMargin: margin + 'px'});
-  (data.charts || []).forEach((spec) => {
+  function whenNear(holder, draw) {
+    holder.draw = draw;
+    later.observe(holder);
+  }
+  let belowFirstScreen = false;
+  function whenShown(spec, draw) {
     const holder = document.getElementById(spec.id);
     if (!holder) return;
-    if (holder.getBoundingClientRect().top < window.innerHeight + margin) return drawChart(spec);
-    holder.spec = spec;
-    later.observe(holder);
-  });
-  (data.flames || []).forEach(whenShown);
+    const details = holder.closest('details');
+    if (details && !details.open) {
+      details.addEventListener('toggle', function once() {
+        if (!details.open) return;
+        details.removeEventListener('toggle', once);
+        whenNear(holder, () => draw(spec));
+      });
+      return;
+    }
+    if (!belowFirstScreen && holder.getBoundingClientRect().top < window.innerHeight + margin) return draw(spec);
+    belowFirstScreen = true;
+    whenNear(holder, () => draw(spec));
+  }
+  const drawn = [];
+  (data.charts || []).forEach((spec) => drawn.push({spec, draw: drawChart}));
+  (data.flames || []).forEach((spec) => drawn.push({spec, draw: drawFlame}));
+  // In page order, so that measuring stops at the first holder below the first screen.
+  const position = new Map();
+  document.querySelectorAll('.chart[id], .flame[id]').forEach((holder, i) => position.set(holder.id, i));
+  drawn.sort((a, b) => (position.get(a.spec.id) ?? Infinity) - (position.get(b.spec.id) ?? Infinity));
+  drawn.forEach(({spec, draw}) => whenShown(spec, draw));
 
   // A table of tests sorts by any column: a click on its heading, or Enter
   // on it (again: the other way). A number cell's value is its data-v.

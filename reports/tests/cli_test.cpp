@@ -435,6 +435,13 @@ TEST_F(Cli, OutputTableAndCompare) {
   const std::string page = path("report.html");
   EXPECT_EQ(run(kAllocgate + " table --html --out " + page + " " + kFixtures + "/report.json").code, 0);
   EXPECT_TRUE(fs::file_size(page) > 2000);
+  // --filter: a page (or the text) of the cases it matches only.
+  const Result some = run(kAllocgate + " table --filter '^log_report/v4/' " + kFixtures + "/report.json");
+  EXPECT_EQ(some.code, 0);
+  EXPECT_NE(some.output.find("| v4 |"), std::string::npos) << some.output;
+  EXPECT_EQ(some.output.find("| v1 |"), std::string::npos) << some.output;
+  EXPECT_EQ(some.output.find("row_parse"), std::string::npos) << some.output;
+  EXPECT_EQ(run(kAllocgate + " table --filter '(' " + kFixtures + "/report.json").code, 2);
   const Result cmp = run(kAllocgate + " compare " + kFixtures + "/report.json " + kFixtures + "/report.json");
   EXPECT_EQ(cmp.code, 0);
   EXPECT_NE(cmp.output.find("1096 -> 1096"), std::string::npos) << cmp.output;

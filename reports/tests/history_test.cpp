@@ -22,6 +22,8 @@
 #include "history_table.h"
 #include "input_error.h"
 #include "json_keys.h"
+#include "page.h"
+#include "page_text.h"
 
 namespace {
 
@@ -128,6 +130,40 @@ TEST_F(HistoryTest, AHugeCommitStringIsCutOnThePageAndTheCutSaid) {
   EXPECT_NE(page.str().find(std::string(128, 'c') + "... (" + std::to_string(huge.size() - 128) + " more bytes cut)"),
             std::string::npos);
   EXPECT_EQ(page.str().find(std::string(129, 'c')), std::string::npos);
+}
+
+// A history of more cases than a page shows (pages::Limits::kSections): the
+// first in name order, the count said; the runs' labels and tooltips are
+// carried once for every chart, not once per chart.
+TEST_F(HistoryTest, AHistoryOfMoreCasesThanAPageShowsTheFirstAndSaysHowMany) {
+  constexpr std::size_t kCases = allocgate::reports::pages::Limits::kSections + 7;
+  History db(path("h.db"));
+  for (const char* commit : {"c1", "c2"}) {
+    Report r = report_of({}, commit);
+    for (std::size_t i = 0; i < kCases; ++i) {
+      CaseResult c;
+      c.name = "BM_" + std::to_string(i);
+      c.allocs_per_op = 1;
+      r.cases.push_back(c);
+    }
+    ASSERT_TRUE(db.add(r, key_of(r)));
+  }
+  std::ostringstream out;
+  print_history_chart(out, db.table("", 0));
+  const std::string page = out.str();
+  EXPECT_NE(page.find("The history holds " + std::to_string(kCases) + " cases; this page shows the first " +
+                      std::to_string(allocgate::reports::pages::Limits::kSections) + " in name order"),
+            std::string::npos);
+  std::size_t sections = 0;
+  for (std::size_t at = page.find("<section class=\"history\">"); at != std::string::npos;
+       at = page.find("<section class=\"history\">", at + 1)) {
+    ++sections;
+  }
+  EXPECT_EQ(sections, allocgate::reports::pages::Limits::kSections);
+  const nlohmann::json data = allocgate::reports::page_text::page_data(page);
+  ASSERT_EQ(data["axes"]["runs"]["labels"].size(), 2u);
+  EXPECT_EQ(data["charts"][0]["labels"], "runs");
+  EXPECT_FALSE(data["charts"][0].contains("tooltip_titles"));
 }
 
 TEST_F(HistoryTest, ShowMarksTheRunWhereEachExactFigureLastChanged) {

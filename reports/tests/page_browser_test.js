@@ -10,9 +10,14 @@
 //
 // Usage: node page_browser_test.js PAGE SCREENSHOT [--charts N] [--flames N]
 //        [--differential] [--tooltip-text TEXT] [--marks COMMITS] [--max-ms MS] [--tests]
-//        [--visible TEXT]
+//        [--visible TEXT] [--large CUT]
 // --visible: TEXT is shown somewhere, and no text drawn holds a control
 // character, a bidirectional override or a line separator raw, nor "\\u003c".
+// --large: a page of a large report. At load, before any
+// scrolling, no chart or flame graph below the first screen is drawn; the
+// page says what it cut on its first screen (its #cut element holds CUT;
+// CUT "-": nothing is cut, and no #cut); a table's heading
+// sorts it. The page is not scrolled through: it is too long for that.
 // --tests: a test report's page: its tables sort by a click on a heading,
 // both ways, and a test's flame graph is drawn when its details are opened.
 // --marks: every chart with marked points (a history's changes) marks the
@@ -37,7 +42,8 @@ const maxMs = Number(option('--max-ms', 'Infinity'));
 const differential = args.includes('--differential');
 const tests = args.includes('--tests');
 const marks = option('--marks', null);
-const visibleOnly = option('--visible', null);  // a text the page must show, its controls as code points
+const visibleOnly = option('--visible', null);
+const large = option('--large', null);  // a text the page must show, its controls as code points
 // The runner's frames, main's and libc's: never in a flame graph.
 const outside = /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::)/;
 
@@ -71,6 +77,35 @@ function fail(message) {
     await page.waitForFunction(() => document.body.dataset.renderMs !== undefined, {timeout: 10000});
     const renderMs = await page.evaluate(() => Number(document.body.dataset.renderMs));
     if (errors.length) fail('script errors: ' + errors.join(' | '));
+    if (large !== null) {
+      const atLoad = await page.evaluate(() => {
+        const below = (h) => h.getBoundingClientRect().top > window.innerHeight + 400;
+        const drawn = [...document.querySelectorAll('.chart, .flame')].filter((h) => h.chart || h.flame);
+        const cut = document.getElementById('cut');
+        return {drawn: drawn.length, below: drawn.filter(below).map((h) => h.id), nodes: document.getElementsByTagName('*').length,
+                cut: cut ? cut.textContent : null, cutShown: Boolean(cut) && cut.getBoundingClientRect().top < window.innerHeight};
+      });
+      if (atLoad.below.length) fail(`drawn at load below the first screen: ${atLoad.below.slice(0, 5).join(', ')}`);
+      if (large === '-') {
+        if (atLoad.cut !== null) fail(`nothing should be cut, yet the page says: ${atLoad.cut}`);
+      } else {
+        if (atLoad.cut === null || !atLoad.cut.includes(large)) fail(`the page does not say ${JSON.stringify(large)}: ${atLoad.cut}`);
+        if (!atLoad.cutShown) fail('what is cut is not said on the first screen');
+      }
+      const sortable = await page.$('table.sortable th:nth-child(2)');
+      if (sortable) {
+        await sortable.click();
+        const down = await page.evaluate(() => [...document.querySelector('table.sortable').tBodies[0].rows]
+                                                 .map((row) => Number(row.cells[1].dataset.v)));
+        if (!down.every((v, i) => i === 0 || down[i - 1] >= v)) fail('a click did not sort the first table');
+      }
+      await page.screenshot({path: screenshot, fullPage: false});
+      console.log(`${pageFile}: ${fs.statSync(pageFile).size} bytes, ${atLoad.nodes} elements, ${atLoad.drawn} ` +
+                  `charts and flame graphs drawn at load, loaded and drawn in ${Math.round(renderMs)} ms; ${atLoad.cut}`);
+      if (renderMs > maxMs) fail(`drawn in ${Math.round(renderMs)} ms, over ${maxMs}`);
+      if (!process.exitCode) console.log('PASS');
+      return;
+    }
 
     // Scroll through the page, as a reader does: charts below the first
     // screen are drawn as they come near it.
@@ -104,8 +139,10 @@ function fail(message) {
 
     if (marks !== null) {
       const marked = await page.evaluate(() => [...document.querySelectorAll('.chart')].map((h) => {
-        const spec = JSON.parse(document.getElementById('allocgate-data').textContent).charts.find((c) => c.id === h.id);
-        return (spec.marks || []).map((i) => spec.labels[i][0]).join(',');
+        const data = JSON.parse(document.getElementById('allocgate-data').textContent);
+        const spec = data.charts.find((c) => c.id === h.id);
+        const labels = typeof spec.labels === 'string' ? data.axes[spec.labels].labels : spec.labels;
+        return (spec.marks || []).map((i) => labels[i][0]).join(',');
       }).filter((m) => m));
       if (!marked.length) fail('no chart marks a change');
       const wrong = marked.filter((m) => m !== marks);

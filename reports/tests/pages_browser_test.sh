@@ -68,6 +68,26 @@ db="$work/history.db"
 "$allocgate" history --db "$db" chart --html --out "$work/history.html"
 check "$work/history.html" "$work/history.png" --flames 0 --marks c2-regress,c3-mended
 
+# Large reports (large_report.py): each page draws at load only what is on
+# its first screen, and says there what it cut. By hand, on an idle
+# machine, add --max-ms 2000 to check the time each takes to open.
+large() { python3 "$here/large_report.py" "$@"; }
+large families 100000 200 "$work/families.json"
+large tests 100000 1000 "$work/tests100k.json"
+large tests 10000 1000 "$work/tests10k.json"
+large family 100000 "$work/family.json"
+large families 10000 10000 "$work/base10k.json"
+large changed 10000 "$work/head10k.json"
+for shape in families tests100k tests10k family; do
+  "$allocgate" table --html --out "$work/$shape.html" "$work/$shape.json" 2>/dev/null
+done
+"$allocgate" compare --html --out "$work/compare10k.html" "$work/base10k.json" "$work/head10k.json" >/dev/null 2>&1
+check "$work/families.html" "$work/families.png" --large 'shows the first 10000 of 100000 workloads and families'
+check "$work/tests100k.html" "$work/tests100k.png" --large 'shows the first 2000 of 10000 test suites'
+check "$work/tests10k.html" "$work/tests10k.png" --large -
+check "$work/family.html" "$work/family.png" --large '99000 cases of the workloads and families shown are not in them'
+check "$work/compare10k.html" "$work/compare10k.png" --large -
+
 if [ -n "$tests" ]; then
   "$tests" --allocgate_sites --gtest_filter=-Failures.*:Death.* --allocgate_out="$work/tests.json" >/dev/null 2>&1
   "$allocgate" table --html --out "$work/tests.html" "$work/tests.json"

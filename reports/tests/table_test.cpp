@@ -2,6 +2,8 @@
 #include "table.h"
 #include "text_table.h"
 
+#include "page_text.h"
+
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -64,16 +66,8 @@ TEST(Table, ASparseScalingTableIsARowPerCase) {
   EXPECT_NE(dense.str().find("| variant | 200 | 2000 |"), std::string::npos);
 }
 
-// The page's data (pages/page.h): what its charts and flame graphs draw.
-nlohmann::json page_data(const std::string& html) {
-  const std::string open = "<script type=\"application/json\" id=\"allocgate-data\">";
-  const std::size_t from = html.find(open);
-  if (from == std::string::npos) return nullptr;
-  const std::size_t at = from + open.size();
-  return nlohmann::json::parse(html.substr(at, html.find("</script>", at) - at));
-}
-// The page up to its data and scripts: the tables and the charts' places.
-std::string body_of(const std::string& html) { return html.substr(0, html.find("<script")); }
+using page_text::body_of;
+using page_text::page_data;
 
 // A user's benchmarks on the page: a table row per benchmark and its sites,
 // not the markdown text in a <pre> with its newlines escaped; a ->Range
