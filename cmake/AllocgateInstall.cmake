@@ -48,6 +48,7 @@ set(ALLOCGATE_INTEGRATIONS_DIR ${CMAKE_INSTALL_DATADIR}/allocgate/integrations)
 if(TARGET allocgate_integration_support)
   set(harness_src ${PROJECT_SOURCE_DIR}/harness/src)
   install(FILES ${harness_src}/integrations/gtest.cpp ${harness_src}/integrations/gtest_bounds.cpp
+    ${harness_src}/integrations/gtest_catch.cpp
     ${harness_src}/integrations/gtest_counting.cpp ${harness_src}/integrations/gtest_leak_rerun.cpp
     ${harness_src}/integrations/gtest_wrapped.cpp ${harness_src}/integrations/gmock_wrapped.cpp ${harness_src}/integrations/gtest_main.cpp
     ${harness_src}/integrations/benchmark.cpp ${harness_src}/integrations/benchmark_loop.cpp

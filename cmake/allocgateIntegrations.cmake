@@ -27,7 +27,6 @@ set(ALLOCGATE_GTEST_WRAPPED
     _ZN7testing7MessageC1Ev
     _ZN7testing11ScopedTraceD1Ev
     _ZN7testing8internal10AlwaysTrueEv  # AlwaysTrue(): a macro's statement begins (a death assertion's matcher next)
-    __cxa_begin_catch  # a catch: GoogleTest's, when a test throws, records the failure next
     )
 # Names that spell the standard library's std::string: PushTrace
 # (SCOPED_TRACE), Message::GetString, DeathTest::Create (a death assertion
@@ -124,7 +123,8 @@ endfunction()
 # allocgate::gtest_main, on GTest::gtest.
 function(allocgate_add_gtest_integration)
   _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library
-    SOURCES gtest.cpp gtest_bounds.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp gmock_wrapped.cpp ${ARGN})
+    SOURCES gtest.cpp gtest_bounds.cpp gtest_catch.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp
+    gmock_wrapped.cpp ${ARGN})
   set_target_properties(allocgate_gtest_library PROPERTIES OUTPUT_NAME allocgate_gtest)  # liballocgate_gtest.a
   target_link_libraries(allocgate_gtest_library PUBLIC GTest::gtest
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})

@@ -82,7 +82,7 @@ TEST(LargePage, AFamilyOf100000CasesShowsATableOfAThousandAndSaysWhatIsCut) {
   ASSERT_NE(note, std::string::npos);
   EXPECT_LT(note, body.find("<section"));  // on the first screen
   EXPECT_NE(body.find(std::to_string(kCases - Limits::kTableRows) + " cases of the workloads and families shown are "
-                      "not in them",
+                                                                    "not in them",
                       note),
             std::string::npos);
   const nlohmann::json data = page_data(html);

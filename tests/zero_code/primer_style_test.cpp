@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -128,6 +129,11 @@ TEST(Failures, AFailedTestIsReportedWithItsFigures) {
   EXPECT_EQ(s.size(), 40u);
   ADD_FAILURE() << "failed on purpose";
 }
+
+// The test fails, charged with its exception's own allocations (the
+// message), never with GoogleTest's record of it: a GoogleTest built as a
+// static library and one built shared alike (tests/frameworks).
+TEST(Failures, AnExceptionOutOfTheBody) { throw std::runtime_error(std::string(100, 'r')); }
 
 TEST(Death, TheChildsAllocationsAreNotTheParents) {
   const std::string before(30, 'b');

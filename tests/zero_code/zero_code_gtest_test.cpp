@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ TEST_F(ZeroCodeTests, EveryTestHasTheFiguresItsCodeMakes) {
   const auto tests = by_name(read_json(path("tests.json")));
 
   expect_figures(tests, "Strings.CopyOfALongString", {2, 2 * long_string(100), 0, 0});
+  allocgate::AllocationStats error;  // the exception Failures.AnExceptionOutOfTheBody throws, made here
+  {
+    allocgate::AllocationScope scope;
+    const std::runtime_error made(std::string(100, 'r'));
+    error = scope.stats();
+  }
+  expect_figures(tests, "Failures.AnExceptionOutOfTheBody", {error.allocations, error.bytes_allocated, 0, 0});
+  EXPECT_EQ(tests.at("Failures.AnExceptionOutOfTheBody").at("allocgate_test_failed"), true);
+  EXPECT_EQ(tests.at("Failures.AnExceptionOutOfTheBody").at("peak_bytes"), error.peak_live_bytes);  // not the record's
   expect_figures(tests, "Vectors.ReserveThenPush", {1, 10 * sizeof(int), 0, 0});
   // SetUp's reserve and the body's string: not the fixture object itself.
   expect_figures(tests, "QueueTest.SetUpAndBody", {2, 4 * sizeof(int) + long_string(50), 0, 0});

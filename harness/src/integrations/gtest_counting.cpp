@@ -121,15 +121,19 @@ std::string full_name(const ::testing::TestInfo& info) {
 
 // Takes out of the figures a report holds (allocations, bytes, peak) what
 // was made between `from` and `to` (a death assertion's matcher: after it the
-// test's thread runs paused). Its bytes leave any peak reached while they
-// were live; the peak before it stays.
+// test's thread runs paused; a thrown exception's failure record). A peak
+// reached inside the window is not the test's: the peak before it stays,
+// and one reached after it, while what the window made was still live, is
+// lowered by those bytes.
 void take_out(AllocationStats& stats, const AllocationStats& from, const AllocationStats& to) {
   stats.allocations -= to.allocations - from.allocations;
   stats.bytes_allocated -= to.bytes_allocated - from.bytes_allocated;
-  const std::int64_t made = to.net_bytes - from.net_bytes;
-  const std::int64_t peak = static_cast<std::int64_t>(stats.peak_live_bytes) - std::max<std::int64_t>(made, 0);
-  stats.peak_live_bytes =
-      std::max<std::uint64_t>(from.peak_live_bytes, static_cast<std::uint64_t>(std::max<std::int64_t>(peak, 0)));
+  const std::int64_t made = std::max<std::int64_t>(to.net_bytes - from.net_bytes, 0);
+  const std::uint64_t after = stats.peak_live_bytes > to.peak_live_bytes
+                                  ? static_cast<std::uint64_t>(std::max<std::int64_t>(
+                                        static_cast<std::int64_t>(stats.peak_live_bytes) - made, 0))
+                                  : 0;
+  stats.peak_live_bytes = std::max<std::uint64_t>(from.peak_live_bytes, after);
 }
 
 // The test running, for a run that ends inside one (ended_before_the_report).
@@ -220,7 +224,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
   // Whether the exception being handled is the one the last catch noted:
   // GoogleTest's own catch, not an earlier one of the test's whose handler
-  // is over (a shared GoogleTest's catch is not wrapped). libstdc++'s and
+  // is over. libstdc++'s and
   // libc++'s exception_ptr are the thrown object's address.
   bool handling_the_noted_exception() const noexcept {
     static_assert(sizeof(std::exception_ptr) == sizeof(void*));
@@ -465,6 +469,7 @@ void install_counting(const void* outer_frame) {
   const PauseCounting pause;
   if (!g_flags_taken && !take_counting_flags(nullptr, nullptr, std::cerr)) std::exit(1);
   resolve_static_guards();
+  resolve_begin_catch();
   allocgate::detail::prepare_reachability();
   allocgate::detail::clear_new_blocks();  // no stale word in a block's unwritten bytes keeps a leak
   try {

@@ -70,9 +70,15 @@ void death_test_started();
 
 /// An exception is caught (__cxa_begin_catch), `object` the thrown object:
 /// the figures are noted, so that when it was GoogleTest's catch of an
-/// exception a test threw (a static GoogleTest's catch is wrapped, a shared
-/// one's is not), what GoogleTest allocates to record that failure is taken
-/// out, as a failed assertion's recording is never counted.
+/// exception a test threw (gtest_catch.cpp's __cxa_begin_catch, which a
+/// static and a shared GoogleTest both reach), what GoogleTest allocates to
+/// record that failure is taken out, as a failed assertion's recording is
+/// never counted.
 void exception_caught(const void* object) noexcept;
+
+/// Looks up the C++ runtime's __cxa_begin_catch (gtest_catch.cpp), before
+/// the tests run, so that no test's catch pays for it; and links the
+/// program's definition in, whichever libraries its catches are in.
+void resolve_begin_catch() noexcept;
 
 }  // namespace allocgate::testing::detail

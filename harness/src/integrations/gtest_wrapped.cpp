@@ -44,7 +44,6 @@ ALLOCGATE_GTEST_WRAPPED(void, assert_helper_assign, (const AssertHelper* self, c
                         "_ZNK7testing8internal12AssertHelperaSERKNS_7MessageE")
 ALLOCGATE_GTEST_WRAPPED(void, message, (Message * self), "_ZN7testing7MessageC1Ev")
 ALLOCGATE_GTEST_WRAPPED(bool, always_true, (), "_ZN7testing8internal10AlwaysTrueEv")
-ALLOCGATE_GTEST_WRAPPED(void*, begin_catch, (void* exception), "__cxa_begin_catch")
 ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace * self), "_ZN7testing11ScopedTraceD1Ev")
 // These three spell the standard library's std::string in their names
 // (libstdc++'s std::__cxx11, libc++'s std::__1): see CMakeLists.txt.
@@ -126,15 +125,6 @@ std::string get_string(const Message* self) {
 bool always_true() {
   statement_begins();
   return real::always_true();
-}
-
-// Every catch in the program's own code and a static GoogleTest's. When a
-// test throws, GoogleTest's catch comes last before the failure it records:
-// what it allocates from here to that record is GoogleTest's.
-void* begin_catch(void* exception) {
-  void* const object = real::begin_catch(exception);
-  exception_caught(object);
-  return object;
 }
 
 bool create_death_test(const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,

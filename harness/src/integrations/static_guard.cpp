@@ -12,65 +12,45 @@
 
 #include "integrations/static_guard.h"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 
 #include "counting/block_tracker.h"
+#include "integrations/runtime_next.h"
 
 namespace {
 
+using allocgate::testing::detail::runtime_next;
 using Acquire = int (*)(std::uint64_t*);
 using Release = void (*)(std::uint64_t*);
 
 std::atomic<Acquire> g_acquire{nullptr};
 std::atomic<Release> g_release{nullptr}, g_abort{nullptr};
 
-// The runtime's function of that name: the next definition after the program's.
-template <typename Function>
-Function runtime_function(std::atomic<Function>& cache, const char* name) noexcept {
-  Function f = cache.load(std::memory_order_acquire);
-  if (f != nullptr) return f;
-  f = reinterpret_cast<Function>(::dlsym(RTLD_NEXT, name));
-  if (f == nullptr) {
-    // A runtime linked statically (-static-libstdc++) has no next definition.
-    std::fprintf(stderr,
-                 "allocgate: the C++ runtime's %s was not found after allocgate::gtest's: link the C++ runtime as a "
-                 "shared library (not -static-libstdc++)\n",
-                 name);
-    std::abort();
-  }
-  cache.store(f, std::memory_order_release);
-  return f;
-}
-
 }  // namespace
 
 namespace allocgate::testing::detail {
 
 void resolve_static_guards() noexcept {
-  runtime_function(g_acquire, "__cxa_guard_acquire");
-  runtime_function(g_release, "__cxa_guard_release");
-  runtime_function(g_abort, "__cxa_guard_abort");
+  runtime_next(g_acquire, "__cxa_guard_acquire");
+  runtime_next(g_release, "__cxa_guard_release");
+  runtime_next(g_abort, "__cxa_guard_abort");
 }
 
 }  // namespace allocgate::testing::detail
 
 extern "C" int __cxa_guard_acquire(std::uint64_t* guard) {
-  const int initialize = runtime_function(g_acquire, "__cxa_guard_acquire")(guard);
+  const int initialize = runtime_next(g_acquire, "__cxa_guard_acquire")(guard);
   if (initialize != 0) allocgate::detail::begin_static_initialization();
   return initialize;
 }
 
 extern "C" void __cxa_guard_release(std::uint64_t* guard) {
   allocgate::detail::end_static_initialization();
-  runtime_function(g_release, "__cxa_guard_release")(guard);
+  runtime_next(g_release, "__cxa_guard_release")(guard);
 }
 
 extern "C" void __cxa_guard_abort(std::uint64_t* guard) {
   allocgate::detail::end_static_initialization();
-  runtime_function(g_abort, "__cxa_guard_abort")(guard);
+  runtime_next(g_abort, "__cxa_guard_abort")(guard);
 }
