@@ -4,8 +4,10 @@
 // flame graph of its stacks, each frame coloured by what happened to its
 // allocs/op (pages/page.js); cases that did not change are folded away.
 
+#include <algorithm>
 #include <ostream>
 #include <sstream>
+#include <vector>
 
 #include "compare.h"
 #include "escape.h"
@@ -14,6 +16,16 @@
 #include "page.h"
 
 namespace allocgate::reports {
+
+namespace {
+
+// A changed case (in both reports) with more allocations or bytes in head.
+bool regressed(const CompareRow& row) {
+  return row.head->allocs_per_op > row.base->allocs_per_op ||
+         row.head->bytes_per_op.value_or(0) > row.base->bytes_per_op.value_or(0);
+}
+
+}  // namespace
 
 /// The anchor of a case's section on the compare page, as the gate's
 /// markdown points to it.
@@ -32,8 +44,17 @@ void print_compare_html(std::ostream& out, const Comparison& rows, const std::st
   std::size_t changed = 0;
   pages::Budget budget;
   std::ostringstream sections;
-  for (const CompareRow& row : rows) {
-    if (!row.allocs_changed() && !row.bytes_changed()) continue;
+  // Regressions first, so that a page cut to Limits::kSections keeps every
+  // section the gate's summary links to; then the rest, in the comparison's order.
+  // (A Comparison decodes each row as it is asked for: kept by index.)
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CompareRow row = rows[i];
+    if (row.allocs_changed() || row.bytes_changed()) order.push_back(i);
+  }
+  std::stable_partition(order.begin(), order.end(), [&](std::size_t i) { return regressed(rows[i]); });
+  for (const std::size_t i : order) {
+    const CompareRow row = rows[i];
     ++changed;
     if (!budget.take_section()) continue;
     const bool more = row.head->allocs_per_op > row.base->allocs_per_op;
@@ -59,7 +80,8 @@ void print_compare_html(std::ostream& out, const Comparison& rows, const std::st
   if (changed == 0) body << "<p>No case's allocations changed.</p>\n";
   if (budget.sections_cut() != 0) {
     body << "<p class=\"cut\" id=\"cut\">" << changed << " cases' allocations changed; this page shows the first "
-         << pages::Limits::kSections << ", a browser opens no more at once. <code>allocgate compare BASE HEAD</code> "
+         << pages::Limits::kSections
+         << ", regressions first: a browser opens no more at once. <code>allocgate compare BASE HEAD</code> "
          << "prints every one as text.</p>\n";
   }
   body << sections.str();

@@ -148,19 +148,23 @@ TEST(LargePage, ATestReportShowsWholeSuitesUpToThePagesRows) {
 }
 
 // A compare where more cases changed than kSections: the first kSections
-// get their section, the count is said, and the unchanged list is cut too.
+// get their section, regressions first, the count is said, and the
+// unchanged list is cut too.
 TEST(LargePage, ACompareOfMoreChangesThanTheLimitSaysHowMany) {
   constexpr std::size_t kChanged = Limits::kSections + 10, kSame = Limits::kTableRows + 5;
   Report base, head;
   for (std::size_t i = 0; i < kChanged + kSame; ++i) {
     const std::string name = "BM_" + std::to_string(i);
-    base.cases.push_back(case_of(name, 1));
-    head.cases.push_back(case_of(name, i < kChanged ? 2 : 1));
+    base.cases.push_back(case_of(name, 2));
+    // Improvements, then one regression: the regression comes first, so no cut loses it.
+    head.cases.push_back(case_of(name, i + 1 < kChanged ? 1 : i + 1 == kChanged ? 3 : 2));
   }
   std::ostringstream out;
   print_compare_html(out, compare_reports(base, head), "base.json", "head.json");
   const std::string body = body_of(out.str());
   EXPECT_EQ(occurrences(body, "<section class=\"change\">"), Limits::kSections);
+  const std::string regression = "id=\"case-BM_" + std::to_string(kChanged - 1) + "\"";
+  EXPECT_LT(body.find(regression), body.find("<section class=\"change\"><h2 id=\"case-BM_0\""));
   EXPECT_NE(body.find(std::to_string(kChanged) + " cases' allocations changed; this page shows the first " +
                       std::to_string(Limits::kSections)),
             std::string::npos);

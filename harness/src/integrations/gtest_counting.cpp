@@ -224,8 +224,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
   // Whether the exception being handled is the one the last catch noted:
   // GoogleTest's own catch, not an earlier one of the test's whose handler
-  // is over. libstdc++'s and
-  // libc++'s exception_ptr are the thrown object's address.
+  // is over. libstdc++'s and libc++'s exception_ptr are the thrown object's
+  // address.
   bool handling_the_noted_exception() const noexcept {
     static_assert(sizeof(std::exception_ptr) == sizeof(void*));
     const std::exception_ptr current = std::current_exception();
