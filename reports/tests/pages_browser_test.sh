@@ -87,6 +87,11 @@ check "$work/tests100k.html" "$work/tests100k.png" --large 'shows the first 2000
 check "$work/tests10k.html" "$work/tests10k.png" --large -
 check "$work/family.html" "$work/family.png" --large '99000 cases of the workloads and families shown are not in them'
 check "$work/compare10k.html" "$work/compare10k.png" --large -
+for commit in c1 c2 c3; do
+  "$allocgate" history --db "$work/large.db" add --commit $commit --date 2026-12-01 "$work/base10k.json" >/dev/null 2>&1
+done
+"$allocgate" history --db "$work/large.db" chart --html --out "$work/history10k.html"
+check "$work/history10k.html" "$work/history10k.png" --large -
 
 if [ -n "$tests" ]; then
   "$tests" --allocgate_sites --gtest_filter=-Failures.*:Death.* --allocgate_out="$work/tests.json" >/dev/null 2>&1
