@@ -11,12 +11,18 @@
 //     figures exactly as the page's tables print them: tooltips show them.
 //     marks (category charts): the indices of points drawn larger, in orange,
 //     and said in their tooltip (a history's runs where a figure changed).
+//     labels may name an entry of axes instead: its labels and
+//     tooltip_titles, carried once for the many charts that share them.
+//   axes: {name: {labels, tooltip_titles}} (a history's runs).
 //   flames: [{id, title, differential, tree}]
 //     A flame graph into that element. A node is {name, location, hint,
 //     figures: [allocs, bytes, temporaries] per operation, children} (not
 //     v or c, which d3-flame-graph reads as value and children); in a
 //     differential graph also base: [allocs, bytes, temporaries] and change
 //     (new, grown, shrunk, gone, same).
+//
+// Each is drawn as it comes near the screen (a page of 100,000 cases draws
+// what a reader sees); what the page cut was cut where it was written.
 //
 // Everything in the data came from a report, so every text goes into the
 // page as text, or through html() after escape().
