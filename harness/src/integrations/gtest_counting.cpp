@@ -31,13 +31,13 @@
 #include "atomic_write.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
-#include "counting/thread_state.h"
 #include "escape.h"
 #include "input_error.h"
 #include "integrations/flag_value.h"
 #include "integrations/gtest_leak_rerun.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_report.h"
+#include "integrations/test_run.h"
 
 // GoogleTest 1.12 reads its flags with GTEST_FLAG_GET; 1.11 names them with
 // GTEST_FLAG alone, its death tests' own in testing::internal.
@@ -55,6 +55,8 @@ namespace allocgate::testing::detail {
 namespace {
 
 using integrations::flag_value;
+using integrations::OneTime;
+using integrations::take_out;
 
 // A switch's value: "" (the flag alone), true/1 or false/0.
 std::optional<bool> switch_value(std::string_view value) {
@@ -93,47 +95,8 @@ Counted& counted() {
   return c;
 }
 
-// The visit of live_blocks: each leaked block's bytes on its stack.
-void add_live(const allocgate::detail::TrackedBlock& block, void*) {
-  if (block.stack != nullptr) {
-    ++block.stack->live_count;
-    block.stack->live_bytes += block.size;
-  }
-}
-
-// What function-local statics have allocated while being built, so far
-// (thread_state.h): a test's share is what grew while it ran.
-struct OneTime {
-  std::uint64_t allocations = 0;
-  std::uint64_t bytes = 0;
-  OneTime operator-(const OneTime& before) const { return {allocations - before.allocations, bytes - before.bytes}; }
-};
-
-OneTime one_time_now() {
-  const allocgate::detail::ProcessCounters& process = allocgate::detail::process_counters();
-  return {process.one_time_allocations.load(std::memory_order_relaxed),
-          process.one_time_bytes.load(std::memory_order_relaxed)};
-}
-
 std::string full_name(const ::testing::TestInfo& info) {
   return std::string(info.test_suite_name()) + "." + info.name();
-}
-
-// Takes out of the figures a report holds (allocations, bytes, peak) what
-// was made between `from` and `to` (a death assertion's matcher: after it the
-// test's thread runs paused; a thrown exception's failure record). A peak
-// reached inside the window is not the test's: the peak before it stays,
-// and one reached after it, while what the window made was still live, is
-// lowered by those bytes.
-void take_out(AllocationStats& stats, const AllocationStats& from, const AllocationStats& to) {
-  stats.allocations -= to.allocations - from.allocations;
-  stats.bytes_allocated -= to.bytes_allocated - from.bytes_allocated;
-  const std::int64_t made = std::max<std::int64_t>(to.net_bytes - from.net_bytes, 0);
-  const std::uint64_t after = stats.peak_live_bytes > to.peak_live_bytes
-                                  ? static_cast<std::uint64_t>(std::max<std::int64_t>(
-                                        static_cast<std::int64_t>(stats.peak_live_bytes) - made, 0))
-                                  : 0;
-  stats.peak_live_bytes = std::max<std::uint64_t>(from.peak_live_bytes, after);
 }
 
 // The test running, for a run that ends inside one (ended_before_the_report).
@@ -178,28 +141,17 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     if (!waiting_.exchange(false, std::memory_order_relaxed)) return;
     const PauseCounting pause;  // what counting takes is not the test's
     const CountingOptions& options = counting_options();
-    // One capture for the run, restarted per test: a table reserved per
-    // test (1.2 MB, cleared) tripled the wall time of a suite of small tests.
     // The leak check alone captures nothing: a leaking test is run again
-    // to name its lines (gtest_leak_rerun.h).
-    if (options.sites || !options.leak_sites_to.empty()) {
-      if (capture_) {
-        capture_->restart();
-      } else {
-        capture_ = std::make_unique<CaptureSites>(4096);
-      }
-    }
-    test_thread_ = std::this_thread::get_id();
-    allocgate::detail::start_tracking_blocks(capture_ != nullptr);  // stacks for a leak's lines
-    allocgate::detail::disown_block(fixture, 0);  // GoogleTest's factory made it: not the test's, nor its free
-    one_time_before_ = one_time_now();
-    scope_.emplace();
+    // to name its lines (gtest_leak_rerun.h). GoogleTest's factory made the
+    // fixture: neither it nor its free is the test's.
+    run_.begin(options.sites || !options.leak_sites_to.empty(), fixture);
   }
 
   // The figures as a statement of GoogleTest's macros begins
   // (statement_begins), on the test's thread while it counts.
   void statement_begins() {
-    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) before_statement_ = scope_->stats();
+    if (run_.counting() && !paused_to_end_ && std::this_thread::get_id() == run_.thread())
+      before_statement_ = run_.stats();
   }
 
   // Pauses the test's thread until the test ends (death_test_started). A
@@ -208,16 +160,16 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   // statement began, the matcher GoogleTest builds from its regex, is
   // GoogleTest's: kept to take out of the figures.
   void pause_to_the_end() {
-    if (!scope_ || paused_to_end_ || std::this_thread::get_id() != test_thread_) return;
-    if (before_statement_) death_matcher_ = {*before_statement_, scope_->stats()};
+    if (!run_.counting() || paused_to_end_ || std::this_thread::get_id() != run_.thread()) return;
+    if (before_statement_) death_matcher_ = {*before_statement_, run_.stats()};
     paused_to_end_.emplace();
   }
 
   // A catch on the test's thread while it counts: the figures then, and
   // what it caught.
   void exception_caught(const void* object) noexcept {
-    if (scope_ && !paused_to_end_ && std::this_thread::get_id() == test_thread_) {
-      caught_ = scope_->stats();
+    if (run_.counting() && !paused_to_end_ && std::this_thread::get_id() == run_.thread()) {
+      caught_ = run_.stats();
       caught_object_ = object;
     }
   }
@@ -238,7 +190,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   // message as FormatCxxExceptionMessage words it): what was allocated since
   // GoogleTest's catch is GoogleTest's.
   void OnTestPartResult(const ::testing::TestPartResult& result) override {
-    if (!scope_ || !caught_ || paused_to_end_ || std::this_thread::get_id() != test_thread_ ||
+    if (!run_.counting() || !caught_ || paused_to_end_ || std::this_thread::get_id() != run_.thread() ||
         result.file_name() != nullptr || !handling_the_noted_exception()) {
       return;
     }
@@ -246,7 +198,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     if (message.rfind("C++ exception with description \"", 0) != 0 && message.rfind("Unknown C++ exception", 0) != 0) {
       return;
     }
-    const AllocationStats now = scope_->stats();
+    const AllocationStats now = run_.stats();
     const PauseCounting pause;
     exception_records_.emplace_back(*caught_, now);
     caught_.reset();
@@ -257,14 +209,14 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     waiting_.store(false, std::memory_order_relaxed);
     paused_to_end_.reset();
     before_statement_.reset();
-    if (!scope_) {
+    if (!run_.counting()) {
       if (!info.result()->Skipped()) {
         ++counted().uncounted;
         if (counted().first_uncounted.empty()) counted().first_uncounted = full_name(info);
       }
       return;
     }
-    AllocationStats stats = scope_->stats();
+    AllocationStats stats = run_.stats();
     if (death_matcher_) {
       take_out(stats, death_matcher_->first, death_matcher_->second);
       death_matcher_.reset();
@@ -282,15 +234,11 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     exception_records_.clear();
     caught_.reset();
     const PauseCounting pause;
-    if (capture_) capture_->stop();
     // A warm-up run's leaks are told when the test is counted: no marking for it.
-    const allocgate::detail::LiveSplit live =
-        warming_up_ ? allocgate::detail::LiveSplit{}
-                    : allocgate::detail::split_live_blocks(g_outer_frame, capture_ ? add_live : nullptr);
+    const integrations::TestRun::End ended = run_.end(g_outer_frame, !warming_up_);
+    const allocgate::detail::LiveSplit& live = ended.live;
     const allocgate::detail::LiveTotals& leaked = live.leaked;
-    allocgate::detail::stop_tracking_blocks();
-    const OneTime one_time = one_time_now() - one_time_before_;
-    scope_.reset();
+    const OneTime& one_time = ended.one_time;
     const CountingOptions& options = counting_options();
     if (warming_up_) {  // what the test allocates run first
       if (!info.result()->Skipped()) first_runs_[full_name(info)] = OneTime{stats.allocations, stats.bytes_allocated};
@@ -321,28 +269,16 @@ class CountingListener : public ::testing::EmptyTestEventListener {
         first_runs_.erase(first);
       }
       std::optional<SiteProfile> sites;
-      if (options.sites && capture_) sites = capture_->profile(options.source_root);
+      if (options.sites && run_.capture() != nullptr) sites = run_.capture()->profile(options.source_root);
       counted().report.add(full_name(info), figures, sites ? &*sites : nullptr);
     }
   }
 
  private:
-  // The leak's lines, by bytes, from this run's stacks.
-  std::string leak_sites(const allocgate::detail::LiveTotals& leaked) const {
-    std::ostringstream lines;
-    const SiteProfile live = allocgate::detail::live_profile(*capture_, counting_options().source_root);
-    if (!live.sites.empty()) lines << live.top(5, true);
-    if (live.allocations < leaked.blocks) {
-      lines << "\n  " << leaked.blocks - live.allocations
-            << " of the blocks have no stack: allocated by another thread, or past the capture's table";
-    }
-    return lines.str();
-  }
-
   // In the rerun of a leaking test: its lines, for the run that asked.
   void write_leak_sites(const std::string& file, const allocgate::detail::LiveTotals& leaked) const {
     try {
-      files::write_file_atomically(file, leak_sites(leaked));
+      files::write_file_atomically(file, run_.leak_lines(leaked, counting_options().source_root));
     } catch (const std::exception&) {  // the asking run says it found no lines
     }
   }
@@ -352,8 +288,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     message << full_name(info) << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
             << (leaked.blocks == 1 ? " block" : " blocks")
             << " (allocated during the test, and at its end still live and reachable from nothing)";
-    if (capture_) {
-      const std::string lines = leak_sites(leaked);
+    if (run_.capture() != nullptr) {
+      const std::string lines = run_.leak_lines(leaked, counting_options().source_root);
       if (!lines.empty()) message << (lines.front() == '\n' ? "" : ", held by:\n") << lines;
     } else {
       message << leak_sites_from_a_rerun(full_name(info));
@@ -362,16 +298,13 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   }
 
   std::atomic<bool> waiting_{false};
-  std::unique_ptr<CaptureSites> capture_;
-  std::optional<ProcessAllocationScope> scope_;
+  integrations::TestRun run_;
   std::optional<PauseCounting> paused_to_end_;
   std::optional<AllocationStats> before_statement_;
   std::optional<std::pair<AllocationStats, AllocationStats>> death_matcher_;  // its figures before and after
   std::optional<AllocationStats> caught_;                                     // at the last catch on the test's thread
   const void* caught_object_ = nullptr;                                       // what it caught
   std::vector<std::pair<AllocationStats, AllocationStats>> exception_records_;  // from the catch to the record
-  std::thread::id test_thread_;  // where the fixture was built, and OnTestEnd runs
-  OneTime one_time_before_;
   bool warming_up_ = false;
   std::map<std::string, OneTime> first_runs_;  // each test's figures in the warm-up, until it is counted
 };
