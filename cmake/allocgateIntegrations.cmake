@@ -153,6 +153,42 @@ function(allocgate_add_gtest_integration)
   target_link_libraries(allocgate_gtest_main PUBLIC allocgate::gtest)
 endfunction()
 
+# Catch2 v3's functions that allocgate::catch2 wraps (src/integrations/
+# catch2_wrapped.cpp): the two that bracket a test's body, and Catch2's own
+# that a test's code calls into, run paused. As in Catch2 3.7.1.
+set(ALLOCGATE_CATCH2_WRAPPED
+    _ZN5Catch21FatalConditionHandler15engage_platformEv     # just before a test's body
+    _ZN5Catch21FatalConditionHandler18disengage_platformEv  # just after it
+    _ZN5Catch16AssertionHandlerC1ENS_9StringRefERKNS_14SourceLineInfoES1_NS_17ResultDisposition5FlagsE
+    _ZN5Catch16AssertionHandler10handleExprERKNS_20ITransientExpressionE
+    _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
+    _ZN5Catch16AssertionHandler33handleUnexpectedInflightExceptionEv
+    _ZN5Catch16AssertionHandler8completeEv
+    _ZN5Catch7SectionC1ERKNS_14SourceLineInfoENS_9StringRefEPKc
+    _ZN5Catch7SectionD1Ev
+    _ZN5Catch13ScopedMessageC1EONS_14MessageBuilderE
+    _ZN5Catch13ScopedMessageD1Ev
+    _ZN5Catch20ReusableStringStreamC1Ev
+    _ZN5Catch20ReusableStringStreamD1Ev
+    _ZN5Catch10Generators23acquireGeneratorTrackerENS_9StringRefERKNS_14SourceLineInfoE
+    _ZN5Catch10Generators22createGeneratorTrackerENS_9StringRefENS_14SourceLineInfoEONS_6Detail10unique_ptrINS0_20GeneratorUntypedBaseEEE)
+
+# allocgate_add_catch2_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
+# allocgate::catch2 (every test run of a Catch2 v3 suite counted by the
+# wrapped calls and a listener) and allocgate::catch2_main (the same, with
+# Catch2's own main), on Catch2::Catch2.
+function(allocgate_add_catch2_integration)
+  _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2
+    SOURCES catch2_counting.cpp catch2_wrapped.cpp ${ARGN})
+  target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2
+    PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
+  _allocgate_link_harness(allocgate_catch2)
+  _allocgate_wrap(allocgate_catch2 ${ALLOCGATE_CATCH2_WRAPPED})
+  add_library(allocgate_catch2_main INTERFACE)
+  add_library(allocgate::catch2_main ALIAS allocgate_catch2_main)
+  target_link_libraries(allocgate_catch2_main INTERFACE allocgate_catch2 Catch2::Catch2WithMain)
+endfunction()
+
 # allocgate_add_benchmark_integration(SOURCE_DIR dir INCLUDE_DIRS dirs...
 # [QUIET]): allocgate::benchmark and allocgate::benchmark_main, on
 # benchmark::benchmark.

@@ -28,7 +28,7 @@ struct TestReport::Runs {
   std::vector<Run> runs;
 };
 
-TestReport::TestReport() : runs_(std::make_unique<Runs>()) {}
+TestReport::TestReport(std::string framework) : runs_(std::make_unique<Runs>()), framework_(std::move(framework)) {}
 TestReport::~TestReport() = default;
 
 void TestReport::add(std::string name, const TestFigures& figures, const SiteProfile* sites) {
@@ -39,8 +39,8 @@ void TestReport::add(std::string name, const TestFigures& figures, const SitePro
 
 namespace {
 
-nlohmann::json context_json(const std::string& executable) {
-  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}, {keys::kTests, "googletest"}};
+nlohmann::json context_json(const std::string& framework, const std::string& executable) {
+  nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}, {keys::kTests, framework}};
   if (!executable.empty()) context["executable"] = executable;
   if (const auto state = git_state()) {
     context[keys::kGitCommit] = state->commit;
@@ -92,7 +92,8 @@ void TestReport::write(const std::string& path, const std::string& executable) c
     }
     benchmarks.push_back(std::move(entry));
   }
-  const nlohmann::json report = {{"context", context_json(executable)}, {"benchmarks", std::move(benchmarks)}};
+  const nlohmann::json report = {{"context", context_json(framework_, executable)},
+                                 {"benchmarks", std::move(benchmarks)}};
   // A name or path that is not UTF-8 is written with replacement characters:
   // the report is never lost to a byte.
   files::write_file_atomically(path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");

@@ -33,7 +33,9 @@ struct TestFigures {
 
 class TestReport {
  public:
-  TestReport();
+  /// `framework`: what ran the tests, as the report's context names it
+  /// (allocgate_tests: "googletest", "catch2").
+  explicit TestReport(std::string framework = "googletest");
   ~TestReport();
   TestReport(const TestReport&) = delete;
   TestReport& operator=(const TestReport&) = delete;
@@ -50,6 +52,7 @@ class TestReport {
  private:
   struct Runs;
   std::unique_ptr<Runs> runs_;
+  std::string framework_;
 };
 
 }  // namespace allocgate::integrations

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// A Catch2 v3 suite written as its tutorial writes one, with no line of
+// allocgate's (run_catch2.sh derives each run's figures and checks them).
+// Sizes are libstdc++'s: a std::string of n > 15 characters allocates n + 1.
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/generators/catch_generators.hpp>
+
+#include <string>
+#include <vector>
+
+static unsigned int Factorial(unsigned int number) { return number <= 1 ? number : Factorial(number - 1) * number; }
+
+TEST_CASE("Factorials are computed", "[factorial]") {
+  REQUIRE(Factorial(1) == 1);
+  REQUIRE(Factorial(2) == 2);
+  REQUIRE(Factorial(10) == 3628800);
+}
+
+TEST_CASE("vectors can be sized and resized", "[vector]") {
+  std::vector<int> v(5);  // 20 B
+  REQUIRE(v.size() == 5);
+  SECTION("resizing bigger changes size and capacity") {
+    v.resize(10);  // 40 B
+    REQUIRE(v.size() == 10);
+  }
+  SECTION("reserving bigger changes capacity but not size") {
+    v.reserve(10);  // 40 B
+    REQUIRE(v.capacity() >= 10);
+    SECTION("reserving down unused capacity does not change capacity") {
+      v.reserve(7);
+      REQUIRE(v.capacity() >= 10);
+    }
+  }
+}
+
+TEST_CASE("a string per generated length") {
+  const int length = GENERATE(20, 40, 60);
+  const std::string s(static_cast<std::size_t>(length), 'g');  // length + 1 B
+  INFO("the length is " << length << ", and this message is long enough to need the heap");
+  REQUIRE(s.size() == static_cast<std::size_t>(length));
+}
+
+TEST_CASE("a failing check is reported with its figures") {
+  const std::string s(30, 'f');  // 31 B
+  CHECK(s.size() == 29);
+}
+
+TEST_CASE("a skipped test is not a case") {
+  const std::string s(30, 's');
+  SKIP("not run here");
+}
+
+TEST_CASE("a deliberate leak") {
+  auto* leaked = new std::string(50, 'l');  // 51 B, and the string object
+  REQUIRE(leaked->size() == 50);
+}
