@@ -161,7 +161,6 @@ set(ALLOCGATE_CATCH2_WRAPPED
     _ZN5Catch21FatalConditionHandler18disengage_platformEv  # just after it
     _ZN5Catch16AssertionHandlerC1ENS_9StringRefERKNS_14SourceLineInfoES1_NS_17ResultDisposition5FlagsE
     _ZN5Catch16AssertionHandler10handleExprERKNS_20ITransientExpressionE
-    _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
     _ZN5Catch16AssertionHandler33handleUnexpectedInflightExceptionEv
     _ZN5Catch16AssertionHandler8completeEv
     _ZN5Catch7SectionC1ERKNS_14SourceLineInfoENS_9StringRefEPKc
@@ -172,6 +171,12 @@ set(ALLOCGATE_CATCH2_WRAPPED
     _ZN5Catch20ReusableStringStreamD1Ev
     _ZN5Catch10Generators23acquireGeneratorTrackerENS_9StringRefERKNS_14SourceLineInfoE
     _ZN5Catch10Generators22createGeneratorTrackerENS_9StringRefENS_14SourceLineInfoEONS_6Detail10unique_ptrINS0_20GeneratorUntypedBaseEEE)
+# AssertionHandler::handleMessage (FAIL, SKIP, WARN): its name spells the
+# standard library's std::string. catch2_wrapped.cpp picks the same spelling.
+set(ALLOCGATE_CATCH2_WRAPPED_LIBSTDCXX
+    _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE)
+set(ALLOCGATE_CATCH2_WRAPPED_LIBCXX
+    _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE)
 
 # allocgate_add_catch2_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
 # allocgate::catch2 (every test run of a Catch2 v3 suite counted by the
@@ -183,7 +188,13 @@ function(allocgate_add_catch2_integration)
   target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
   _allocgate_link_harness(allocgate_catch2)
-  _allocgate_wrap(allocgate_catch2 ${ALLOCGATE_CATCH2_WRAPPED})
+  check_cxx_source_compiles("#include <ciso646>\n#ifdef _LIBCPP_VERSION\n#error libc++\n#endif\nint main() {}"
+    ALLOCGATE_LIBSTDCXX)
+  if(ALLOCGATE_LIBSTDCXX)
+    _allocgate_wrap(allocgate_catch2 ${ALLOCGATE_CATCH2_WRAPPED} ${ALLOCGATE_CATCH2_WRAPPED_LIBSTDCXX})
+  else()
+    _allocgate_wrap(allocgate_catch2 ${ALLOCGATE_CATCH2_WRAPPED} ${ALLOCGATE_CATCH2_WRAPPED_LIBCXX})
+  endif()
   add_library(allocgate_catch2_main INTERFACE)
   add_library(allocgate::catch2_main ALIAS allocgate_catch2_main)
   target_link_libraries(allocgate_catch2_main INTERFACE allocgate_catch2 Catch2::Catch2WithMain)

@@ -108,7 +108,7 @@ class CountingListener : public Catch::EventListenerBase {
   void testCasePartialEnded(const Catch::TestCaseStats& stats, std::uint64_t) override {
     const PauseCounting pause;
     Counting& c = counting();
-    if (!c.stats || !c.end) return;  // no body ran (a run Catch2 skipped)
+    if (!c.stats || !c.end) return;                   // no body ran (a run Catch2 skipped)
     if (stats.totals.assertions.skipped > 0) return;  // a skipped test is not a case
     std::string name = c.path;
     if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);

@@ -43,34 +43,45 @@ ALLOCGATE_CATCH2_WRAPPED(void, engage, (Catch::FatalConditionHandler * self),
                          "_ZN5Catch21FatalConditionHandler15engage_platformEv")
 ALLOCGATE_CATCH2_WRAPPED(void, disengage, (Catch::FatalConditionHandler * self),
                          "_ZN5Catch21FatalConditionHandler18disengage_platformEv")
-ALLOCGATE_CATCH2_WRAPPED(void, assertion, (AssertionHandler * self, StringRef macro, const SourceLineInfo& line,
-                                           StringRef expression, Catch::ResultDisposition::Flags disposition),
-                         "_ZN5Catch16AssertionHandlerC1ENS_9StringRefERKNS_14SourceLineInfoES1_NS_17ResultDisposition5FlagsE")
+ALLOCGATE_CATCH2_WRAPPED(
+    void, assertion,
+    (AssertionHandler * self, StringRef macro, const SourceLineInfo& line, StringRef expression,
+     Catch::ResultDisposition::Flags disposition),
+    "_ZN5Catch16AssertionHandlerC1ENS_9StringRefERKNS_14SourceLineInfoES1_NS_17ResultDisposition5FlagsE")
 ALLOCGATE_CATCH2_WRAPPED(void, handle_expr, (AssertionHandler * self, const ITransientExpression& expression),
                          "_ZN5Catch16AssertionHandler10handleExprERKNS_20ITransientExpressionE")
+// Its name spells the standard library's std::string (libstdc++'s
+// std::__cxx11, libc++'s std::__1): see cmake/allocgateIntegrations.cmake.
+#ifdef _LIBCPP_VERSION
+#define ALLOCGATE_CATCH2_HANDLE_MESSAGE                                                                               \
+  "_ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt3__112basic_stringIcNS3_11char_traitsIcEENS3_" \
+  "9allocatorIcEEEE"
+#else
+#define ALLOCGATE_CATCH2_HANDLE_MESSAGE                                                                   \
+  "_ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt7__cxx1112basic_stringIcSt11char_" \
+  "traitsIcESaIcEEE"
+#endif
 ALLOCGATE_CATCH2_WRAPPED(void, handle_message,
                          (AssertionHandler * self, Catch::ResultWas::OfType type, std::string&& message),
-                         "_ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt7__cxx1112basic_"
-                         "stringIcSt11char_traitsIcESaIcEEE")
+                         ALLOCGATE_CATCH2_HANDLE_MESSAGE)
 ALLOCGATE_CATCH2_WRAPPED(void, handle_inflight, (AssertionHandler * self),
                          "_ZN5Catch16AssertionHandler33handleUnexpectedInflightExceptionEv")
 ALLOCGATE_CATCH2_WRAPPED(void, complete, (AssertionHandler * self), "_ZN5Catch16AssertionHandler8completeEv")
-ALLOCGATE_CATCH2_WRAPPED(void, section, (Catch::Section * self, const SourceLineInfo& line, StringRef name,
-                                         const char* description),
+ALLOCGATE_CATCH2_WRAPPED(void, section,
+                         (Catch::Section * self, const SourceLineInfo& line, StringRef name, const char* description),
                          "_ZN5Catch7SectionC1ERKNS_14SourceLineInfoENS_9StringRefEPKc")
 ALLOCGATE_CATCH2_WRAPPED(void, section_end, (Catch::Section * self), "_ZN5Catch7SectionD1Ev")
 ALLOCGATE_CATCH2_WRAPPED(void, scoped_message, (Catch::ScopedMessage * self, Catch::MessageBuilder&& builder),
                          "_ZN5Catch13ScopedMessageC1EONS_14MessageBuilderE")
 ALLOCGATE_CATCH2_WRAPPED(void, scoped_message_end, (Catch::ScopedMessage * self), "_ZN5Catch13ScopedMessageD1Ev")
-ALLOCGATE_CATCH2_WRAPPED(void, string_stream, (Catch::ReusableStringStream * self), "_ZN5Catch20ReusableStringStreamC1Ev")
+ALLOCGATE_CATCH2_WRAPPED(void, string_stream, (Catch::ReusableStringStream * self),
+                         "_ZN5Catch20ReusableStringStreamC1Ev")
 ALLOCGATE_CATCH2_WRAPPED(void, string_stream_end, (Catch::ReusableStringStream * self),
                          "_ZN5Catch20ReusableStringStreamD1Ev")
-ALLOCGATE_CATCH2_WRAPPED(Catch::IGeneratorTracker*, acquire_generator,
-                         (StringRef name, const SourceLineInfo& line),
+ALLOCGATE_CATCH2_WRAPPED(Catch::IGeneratorTracker*, acquire_generator, (StringRef name, const SourceLineInfo& line),
                          "_ZN5Catch10Generators23acquireGeneratorTrackerENS_9StringRefERKNS_14SourceLineInfoE")
 ALLOCGATE_CATCH2_WRAPPED(Catch::IGeneratorTracker*, create_generator,
-                         (StringRef name, SourceLineInfo line,
-                          Catch::Generators::GeneratorBasePtr&& generator),
+                         (StringRef name, SourceLineInfo line, Catch::Generators::GeneratorBasePtr&& generator),
                          "_ZN5Catch10Generators22createGeneratorTrackerENS_9StringRefENS_14SourceLineInfoEONS_6Detail10"
                          "unique_ptrINS0_20GeneratorUntypedBaseEEE")
 
@@ -97,7 +108,6 @@ void close_streams() {
   while (t_streams_open > 0) t_streams[--t_streams_open].pause.reset();
 }
 }  // namespace
-
 
 void engage(Catch::FatalConditionHandler* self) {
   {
@@ -179,7 +189,7 @@ Catch::IGeneratorTracker* acquire_generator(StringRef name, const SourceLineInfo
   return tracker;
 }
 Catch::IGeneratorTracker* create_generator(StringRef name, SourceLineInfo line,
-                                                       Catch::Generators::GeneratorBasePtr&& generator) {
+                                           Catch::Generators::GeneratorBasePtr&& generator) {
   Catch::IGeneratorTracker* tracker = nullptr;
   {
     const PauseCounting pause;

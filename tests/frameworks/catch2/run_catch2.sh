@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Builds tutorial_test.cpp against Catch2 3.7.1 (../shared/compat) brought in
 # with FetchContent and allocgate installed from BUILD_DIR, runs it, and
-# checks each run's figures against what its code makes.
+# checks each run's figures against what its code makes, and that bounds
+# recorded from its report pass again.
 # Usage: run_catch2.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -30,4 +31,10 @@ expected=$(printf '%s\n' \
   "a failing check is reported with its figures	1	31	0	true" \
   "a deliberate leak	2	$((51 + string))	$((51 + string))	false")
 diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from what their code makes"
+# The report gates as a GoogleTest suite's does: bounds recorded once pass again.
+allocgate=$build/reports/allocgate
+"$allocgate" diff --update --bounds "$work/bounds.json" "$work/tests.json" >"$work/record.log" 2>&1 ||
+  { cat "$work/record.log"; fail "recording the bounds"; }
+"$allocgate" diff --bounds "$work/bounds.json" "$work/tests.json" >"$work/gate.log" 2>&1 ||
+  { cat "$work/gate.log"; fail "the recorded bounds do not pass again"; }
 echo "PASS: $(echo "$got" | wc -l) runs of a Catch2 3.7.1 suite, each with the figures its code makes"
