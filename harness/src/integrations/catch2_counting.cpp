@@ -28,17 +28,15 @@
 namespace allocgate::catch2::detail {
 namespace {
 
+// Sites (ALLOCGATE_SITES) and the leak check's failure are not read yet:
+// docs/testing.md says so.
 struct Options {
-  std::string out;          // ALLOCGATE_OUT: the report
-  bool sites = false;       // ALLOCGATE_SITES=1: each run's sites
-  std::string source_root;  // ALLOCGATE_SOURCE_ROOT
+  std::string out;  // ALLOCGATE_OUT: the report
 };
 
 Options options_from_environment() {
   Options options;
   if (const char* out = std::getenv("ALLOCGATE_OUT")) options.out = out;
-  if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
-  if (const char* sites = std::getenv("ALLOCGATE_SITES")) options.sites = std::string(sites) == "1";
   return options;
 }
 
@@ -121,9 +119,7 @@ class CountingListener : public Catch::EventListenerBase {
     figures.one_time_allocations = c.end->one_time.allocations;
     figures.one_time_bytes = c.end->one_time.bytes;
     figures.failed = stats.totals.assertions.failed > 0;
-    std::optional<SiteProfile> sites;
-    if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
-    c.report.add(std::move(name), figures, sites ? &*sites : nullptr);
+    c.report.add(std::move(name), figures, nullptr);
   }
 
   void testRunEnded(const Catch::TestRunStats&) override {
@@ -145,7 +141,7 @@ void body_begins() {
   Counting& c = counting();
   if (!c.started) return;
   c.body_thread = std::this_thread::get_id();
-  c.run.begin(c.options.sites);
+  c.run.begin(false);
 }
 
 void body_ends() {
