@@ -49,7 +49,8 @@ if(TARGET allocgate_integration_support)
   set(harness_src ${PROJECT_SOURCE_DIR}/harness/src)
   install(FILES ${harness_src}/integrations/gtest.cpp ${harness_src}/integrations/gtest_bounds.cpp
     ${harness_src}/integrations/gtest_catch.cpp ${harness_src}/integrations/catch2_counting.cpp
-    ${harness_src}/integrations/catch2_wrapped.cpp
+    ${harness_src}/integrations/catch2_wrapped.cpp ${harness_src}/integrations/doctest_counting.cpp
+    ${harness_src}/integrations/catch2_v2_counting.cpp
     ${harness_src}/integrations/gtest_counting.cpp ${harness_src}/integrations/gtest_leak_rerun.cpp
     ${harness_src}/integrations/gtest_wrapped.cpp ${harness_src}/integrations/gmock_wrapped.cpp ${harness_src}/integrations/gtest_main.cpp
     ${harness_src}/integrations/benchmark.cpp ${harness_src}/integrations/benchmark_loop.cpp
@@ -69,7 +70,7 @@ if(TARGET allocgate_integration_support)
   if(benchmark_FOUND)
     list(APPEND ALLOCGATE_COMPONENTS benchmark)
   endif()
-  list(APPEND ALLOCGATE_COMPONENTS catch2)  # compiled in the consumer's build, against its Catch2 v3
+  list(APPEND ALLOCGATE_COMPONENTS catch2 doctest)  # compiled in the consumer's build, against its Catch2 v3, doctest
 endif()
 
 # pkg-config, for Meson, Make and any build without CMake: one .pc per

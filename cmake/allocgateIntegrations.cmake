@@ -178,11 +178,43 @@ set(ALLOCGATE_CATCH2_WRAPPED_LIBSTDCXX
 set(ALLOCGATE_CATCH2_WRAPPED_LIBCXX
     _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE)
 
+# Catch2 v2 (catch2/catch.hpp): allocgate::catch2, an OBJECT library linked
+# beside the translation unit that defines CATCH_CONFIG_MAIN or
+# CATCH_CONFIG_RUNNER, its listener registering itself, nothing wrapped
+# (src/integrations/catch2_v2_counting.cpp). allocgate::catch2_main is the
+# same: the main is the program's own.
+function(_allocgate_add_catch2_v2_integration)
+  _allocgate_integration_library(allocgate_catch2 OBJECT EXPORT_NAME catch2 SOURCES catch2_v2_counting.cpp ${ARGN})
+  target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2 allocgate::integration_support allocgate::files)
+  _allocgate_link_harness(allocgate_catch2)
+  add_library(allocgate_catch2_main INTERFACE)
+  add_library(allocgate::catch2_main ALIAS allocgate_catch2_main)
+  target_link_libraries(allocgate_catch2_main INTERFACE allocgate_catch2)
+endfunction()
+
 # allocgate_add_catch2_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
 # allocgate::catch2 (every test run of a Catch2 v3 suite counted by the
 # wrapped calls and a listener) and allocgate::catch2_main (the same, with
 # Catch2's own main), on Catch2::Catch2.
 function(allocgate_add_catch2_integration)
+  # Catch2 v2 (2.13 has a Catch2WithMain too) is told by its version, or by
+  # its one header where the version is not told.
+  _allocgate_framework_version(Catch2::Catch2 Catch2_VERSION "project\\(Catch2" version)
+  set(v2 FALSE)
+  if(version MATCHES "^2\\.")
+    set(v2 TRUE)
+  elseif(NOT version)
+    get_target_property(includes Catch2::Catch2 INTERFACE_INCLUDE_DIRECTORIES)
+    foreach(dir IN LISTS includes)
+      if(EXISTS "${dir}/catch2/catch.hpp")
+        set(v2 TRUE)
+      endif()
+    endforeach()
+  endif()
+  if(v2)  # one header, no library to wrap
+    _allocgate_add_catch2_v2_integration(${ARGN})
+    return()
+  endif()
   _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2
     SOURCES catch2_counting.cpp catch2_wrapped.cpp ${ARGN})
   target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2
@@ -198,6 +230,18 @@ function(allocgate_add_catch2_integration)
   add_library(allocgate_catch2_main INTERFACE)
   add_library(allocgate::catch2_main ALIAS allocgate_catch2_main)
   target_link_libraries(allocgate_catch2_main INTERFACE allocgate_catch2 Catch2::Catch2WithMain)
+endfunction()
+
+# allocgate_add_doctest_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
+# allocgate::doctest, on doctest::doctest: an OBJECT library linked beside
+# the translation unit that defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN). Its
+# listener registers itself, so its object must enter the link whole; nothing
+# is wrapped, as doctest's runner is compiled into the program's own code
+# (src/integrations/doctest_counting.cpp).
+function(allocgate_add_doctest_integration)
+  _allocgate_integration_library(allocgate_doctest OBJECT EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
+  target_link_libraries(allocgate_doctest PUBLIC doctest::doctest allocgate::integration_support allocgate::files)
+  _allocgate_link_harness(allocgate_doctest)
 endfunction()
 
 # allocgate_add_benchmark_integration(SOURCE_DIR dir INCLUDE_DIRS dirs...

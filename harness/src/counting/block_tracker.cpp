@@ -400,6 +400,8 @@ void end_static_initialization() noexcept {
 
 void clear_new_blocks() noexcept { process_counters().clear_new_blocks.store(true, std::memory_order_relaxed); }
 
+void hold_freed_blocks() noexcept { process_counters().hold_freed_blocks.store(true, std::memory_order_relaxed); }
+
 void disown_block(void* block, std::size_t size) noexcept {
   if (g_tagging.load(std::memory_order_relaxed)) {
     process_counters().disowned_block.store(block, std::memory_order_relaxed);

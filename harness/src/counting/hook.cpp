@@ -31,6 +31,8 @@
 // Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
 // replacements; used to test that the harness detects a missing hook.
 
+#include <malloc.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -148,6 +150,66 @@ constexpr std::size_t kClearedUpTo = std::size_t{128} * 1024;
   if (g_process.clear_new_blocks.load(std::memory_order_relaxed) && size <= kClearedUpTo) std::memset(user, 0, size);
 }
 
+// The blocks held back from malloc (hold_freed_blocks, block_tracker.h): a
+// queue through their headers, the oldest first. Each header, forgotten
+// (tag 0), keeps the next block's address in its size field.
+struct HeldBlocks {
+  std::atomic_flag lock = ATOMIC_FLAG_INIT;
+  BlockHeader* oldest = nullptr;
+  BlockHeader* newest = nullptr;
+  std::size_t bytes = 0;
+};
+constinit HeldBlocks g_held;
+constexpr std::size_t kHeldBytes = std::size_t{64} << 20;
+
+void hold_block(BlockHeader* header) noexcept;
+
+// Hands a block with a header back to malloc, or holds it: one no test run
+// allocated (no leakable tag), with the header right in front of its data.
+[[gnu::always_inline]] inline void free_with_header(BlockHeader* header, std::uint64_t tag) noexcept {
+  if (ALLOCGATE_UNLIKELY(g_process.hold_freed_blocks.load(std::memory_order_relaxed)) && !(tag & kLeakableBit) &&
+      offset_of(tag) == sizeof(BlockHeader)) {
+    hold_block(header);
+  } else {
+    allocgate_new_free(header);
+  }
+}
+
+// Counted by malloc's own size of each, which needs no field of the header.
+void hold_block(BlockHeader* header) noexcept {
+  const std::size_t size = malloc_usable_size(header);
+  while (g_held.lock.test_and_set(std::memory_order_acquire)) {
+  }
+  *header = BlockHeader{0, 0};
+  if (g_held.newest != nullptr) {
+    g_held.newest->size = reinterpret_cast<std::uintptr_t>(header);
+  } else {
+    g_held.oldest = header;
+  }
+  g_held.newest = header;
+  g_held.bytes += size;
+  BlockHeader* release = nullptr;  // what goes back, oldest first, outside the lock
+  BlockHeader* last = nullptr;
+  while (g_held.bytes > kHeldBytes && g_held.oldest != g_held.newest) {
+    BlockHeader* oldest = g_held.oldest;
+    g_held.oldest = reinterpret_cast<BlockHeader*>(oldest->size);
+    oldest->size = 0;
+    if (last != nullptr) {
+      last->size = reinterpret_cast<std::uintptr_t>(oldest);
+    } else {
+      release = oldest;
+    }
+    last = oldest;
+    g_held.bytes -= malloc_usable_size(oldest);
+  }
+  g_held.lock.clear(std::memory_order_release);
+  while (release != nullptr) {
+    BlockHeader* next = reinterpret_cast<BlockHeader*>(release->size);
+    allocgate_new_free(release);
+    release = next;
+  }
+}
+
 // The tagged blocks' tally: `blocks` and `bytes` added, modulo 2^64 (a free
 // adds their negation).
 [[gnu::always_inline]] inline void count_owned_tagged(std::uint64_t blocks, std::uint64_t bytes) noexcept {
@@ -255,6 +317,15 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
   if (t.mode & kPaused) {
     ++t.uncounted_allocations;
     return false;
+  }
+  if ((t.mode & kTellingFrameworkCode) && !t.capturing_now) {
+    t.capturing_now = true;  // the unwinder allocates nothing; should it, that is not walked again
+    const bool the_tests = allocation_is_the_tests(*t.framework_code);
+    t.capturing_now = false;
+    if (!the_tests) {
+      ++t.uncounted_allocations;
+      return false;
+    }
   }
   if (t.mode & kBuildingStatic) {  // a first use's, not the code's each time: apart
     g_process.one_time_allocations.fetch_add(1, std::memory_order_relaxed);
@@ -369,8 +440,10 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   }
   void* base = user;
   bool counted = !(t.mode & kPaused);
+  std::uint64_t header_tag = 0;
   if (flags & kBlockHeaders) {
     const BlockHeader h = *header_of(user);
+    header_tag = h.tag;
     forget_header(user);
     size = h.size;
     counted = h.tag & kCountedBit;
@@ -398,7 +471,11 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     }
     if (flags & kProcessScopeOpen) count_process_deallocation(t, size);
   }
-  allocgate_new_free(base);
+  if (flags & kBlockHeaders) {
+    free_with_header(static_cast<BlockHeader*>(base), header_tag);
+  } else {
+    allocgate_new_free(base);
+  }
 }
 
 // ---------------------------------------------------------------------------
@@ -460,7 +537,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
   count_deallocation(t.counters, freed);
   count_owned_deallocation(freed);
   header->tag = 0;  // forget_header
-  std::free(header);
+  free_with_header(header, tag);
   return true;
 }
 
@@ -507,7 +584,7 @@ template <bool kSized>
     if (ALLOCGATE_LIKELY((header->tag & ~kCheckBits) == kPlainCounted)) {
       count_deallocation(t.counters, header->size);
       header->tag = 0;  // forget_header
-      std::free(header);
+      free_with_header(header, kPlainCounted);
       return true;
     }
   } else if (state == kCountedTest) {

@@ -81,8 +81,31 @@ enum ModeBits : std::uint32_t {
   kForbidden = 1u << 1,
   kFailureArmed = 1u << 2,
   kCapturing = 1u << 3,
-  kBuildingStatic = 1u << 4,  // a function-local static is being built: one-time initialisation
+  kBuildingStatic = 1u << 4,        // a function-local static is being built: one-time initialisation
+  kTellingFrameworkCode = 1u << 5,  // each allocation's stack tells the framework's from the test's
 };
+
+/// A test framework's code in the program (integrations/framework_code.h),
+/// for a thread that runs a test's body with the framework's work inside it:
+/// an allocation made from the framework's functions is not the test's.
+struct CodeRange {
+  std::uintptr_t begin = 0;
+  std::uintptr_t end = 0;  // one past the last byte
+};
+struct FrameworkCode {
+  const CodeRange* framework = nullptr;  // sorted, disjoint
+  std::size_t framework_count = 0;
+  const CodeRange* boundaries = nullptr;  // the functions that call a test's body: where its stack ends
+  std::size_t boundary_count = 0;
+  FrameRuleCache rules;  // for unwind_stack, reserved by the owner
+};
+
+/// Whether the allocation being made on this thread is the test's: its
+/// stack, walked from the hook out, meets a boundary before any of the
+/// framework's functions. One that meets a framework function first (an
+/// assertion's message, a section's tracker) or no boundary at all (the
+/// framework's runner) is not.
+bool allocation_is_the_tests(FrameworkCode& code) noexcept;
 
 struct ThreadState {
   ThreadCounters counters;
@@ -105,6 +128,8 @@ struct ThreadState {
   // The table counted allocations' stacks go to, while capture is on.
   StackTable* capture = nullptr;
   bool capturing_now = false;  // the unwinder is running: do not recurse
+  // While a framework's test body runs on this thread (kTellingFrameworkCode).
+  FrameworkCode* framework_code = nullptr;
   // Function-local statics being built on this thread: what they allocate is
   // one-time initialisation, counted apart from every scope's figures
   // (ProcessCounters::one_time) and never a test's leak (block_tracker.h).
@@ -112,7 +137,8 @@ struct ThreadState {
 
   void refresh_mode() noexcept {
     mode = (pause_depth != 0 ? kPaused : 0u) | (forbid_depth != 0 ? kForbidden : 0u) |
-           (capture != nullptr ? kCapturing : 0u) | (static_depth != 0 ? kBuildingStatic : 0u) | (mode & kFailureArmed);
+           (capture != nullptr ? kCapturing : 0u) | (static_depth != 0 ? kBuildingStatic : 0u) |
+           (framework_code != nullptr ? kTellingFrameworkCode : 0u) | (mode & kFailureArmed);
   }
 };
 
@@ -172,6 +198,9 @@ struct ProcessCounters {
   // every word of a live block, and a word the program never wrote holds
   // what the memory's last block left there, which can be a stale pointer.
   std::atomic<bool> clear_new_blocks{false};
+  // Whether a freed block no test run allocated is held back from malloc
+  // for a while (hold_freed_blocks, block_tracker.h).
+  std::atomic<bool> hold_freed_blocks{false};
 
   std::int64_t live_bytes() const noexcept {
     return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);
@@ -197,7 +226,7 @@ enum HookFlags : std::uint32_t {
   kTrackingBlocks = 1u << 20,      // keep each block's size until it is freed (block_tracker.h)
   kTaggingBlocks = 1u << 21,       // with block headers: tag each block, tally the tagged ones live
 };
-static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing | kBuildingStatic) &
+static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing | kBuildingStatic | kTellingFrameworkCode) &
                (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks |
                 kTaggingBlocks)) == 0);
 

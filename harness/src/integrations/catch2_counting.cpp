@@ -72,6 +72,7 @@ class CountingListener : public Catch::EventListenerBase {
     allocgate::testing::detail::resolve_static_guards();
     allocgate::detail::prepare_reachability();
     allocgate::detail::clear_new_blocks();
+    allocgate::detail::hold_freed_blocks();
     try {
       require_hook();
     } catch (const HookNotLinked& e) {

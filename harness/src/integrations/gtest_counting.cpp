@@ -404,7 +404,8 @@ void install_counting(const void* outer_frame) {
   resolve_static_guards();
   resolve_begin_catch();
   allocgate::detail::prepare_reachability();
-  allocgate::detail::clear_new_blocks();  // no stale word in a block's unwritten bytes keeps a leak
+  allocgate::detail::clear_new_blocks();   // no stale word in a block's unwritten bytes keeps a leak
+  allocgate::detail::hold_freed_blocks();  // nor a stale copy of a freed block's address
   try {
     require_hook();
   } catch (const HookNotLinked& e) {

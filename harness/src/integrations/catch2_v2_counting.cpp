@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: Apache-2.0
+// allocgate::catch2 for Catch2 v2: every run of a TEST_CASE (a leaf
+// SECTION, a GENERATE value) counted, with no code: an object linked beside
+// the translation unit that defines CATCH_CONFIG_MAIN or CATCH_CONFIG_RUNNER.
+//
+// Catch2 v2 is one header, its runner compiled into that translation unit,
+// so none of its calls can be wrapped at link time (Catch2 v3's way,
+// catch2_wrapped.cpp). A listener counts each run from its root section's
+// start to its end instead, and each allocation's stack tells the test's
+// from Catch2's (framework_code.h): the test's body is called by a test
+// invoker's invoke(), and what it allocates through a function of Catch2's
+// (an assertion, a section's tracker, a message) is Catch2's. So is
+// everything of the runner's between the section's start and the body.
+
+#define CATCH_CONFIG_EXTERNAL_INTERFACES
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocgate/guards.h"
+#include "counting/block_tracker.h"
+#include "counting/reachability.h"
+#include "escape.h"
+#include "integrations/framework_code.h"
+#include "integrations/static_guard.h"
+#include "integrations/test_options.h"
+#include "integrations/test_report.h"
+#include "integrations/test_run.h"
+
+// A program whose tests are counted runs with block headers (counting/hook.cpp):
+// a test's leaks are told by a tag in each block's header.
+extern "C" const bool allocgate_gtest_linked = true;
+
+namespace allocgate::catch2_v2::detail {
+namespace {
+
+// The functions that call a test's body: TestInvokerAsFunction::invoke for
+// TEST_CASE, TestInvokerAsMethod<C>::invoke for TEST_CASE_METHOD (which
+// builds the fixture: the test's, as GoogleTest's is), and their caller,
+// RunContext::invokeActiveTestCase, where an optimizing compiler inlines
+// them (the invoker's type guessed from its virtual call).
+bool is_body_caller(std::string_view mangled) {
+  if (mangled == "_ZN5Catch10RunContext20invokeActiveTestCaseEv") return true;
+  return mangled.substr(0, 4) == "_ZNK" && mangled.size() > 9 && mangled.substr(mangled.size() - 9) == "6invokeEv" &&
+         (mangled.find("5Catch21TestInvokerAsFunction") != std::string_view::npos ||
+          mangled.find("5Catch19TestInvokerAsMethod") != std::string_view::npos);
+}
+
+// The state of the run of tests: one listener; Catch2 runs one test at a
+// time, on the thread that runs the tests.
+struct Counting {
+  integrations::TestOptions options;
+  std::unique_ptr<integrations::FrameworkCode> framework;
+  integrations::TestRun run;
+  integrations::TestReport report{"catch2"};
+  std::string path;  // the run's name: the test case, then its sections
+  int depth = 0;
+  const Catch::TestCaseInfo* test = nullptr;
+  std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
+  bool started = false;
+};
+
+Counting& counting() {
+  static Counting c;
+  return c;
+}
+
+class CountingListener : public Catch::TestEventListenerBase {
+ public:
+  using TestEventListenerBase::TestEventListenerBase;
+
+  void testRunStarting(const Catch::TestRunInfo& info) override {
+    TestEventListenerBase::testRunStarting(info);
+    const PauseCounting pause;
+    Counting& c = counting();
+    std::string error;
+    // Catch2 refuses a flag it does not know: allocgate's are read from the
+    // environment only (test_options.h).
+    if (!integrations::read_test_options(c.options, {}, "--allocgate-", error)) {
+      std::cerr << files::terminal_text(error) << '\n';
+      std::exit(2);
+    }
+    try {
+      require_hook();
+      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", is_body_caller);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
+      std::exit(2);
+    }
+    allocgate::testing::detail::resolve_static_guards();
+    allocgate::detail::prepare_reachability();
+    allocgate::detail::clear_new_blocks();
+    allocgate::detail::hold_freed_blocks();
+    c.started = true;
+  }
+
+  void testCaseStarting(const Catch::TestCaseInfo& info) override {
+    TestEventListenerBase::testCaseStarting(info);
+    const PauseCounting pause;
+    counting().runs_of_path.clear();
+    counting().test = &info;
+  }
+
+  void sectionStarting(const Catch::SectionInfo& section) override {
+    TestEventListenerBase::sectionStarting(section);
+    Counting& c = counting();
+    {
+      const PauseCounting pause;
+      if (c.depth++ > 0) {
+        c.path += "/" + section.name;
+        return;
+      }
+      c.path = section.name;  // the root section: the test case, run again for each leaf
+      if (!c.started) return;
+      c.run.begin(c.options.sites || c.options.fail_on_leak);
+    }
+    c.framework->tell_on_this_thread();
+  }
+
+  void sectionEnded(const Catch::SectionStats& stats) override {
+    Counting& c = counting();
+    if (--c.depth > 0 || !c.run.counting()) {
+      const PauseCounting pause;
+      TestEventListenerBase::sectionEnded(stats);
+      return;
+    }
+    integrations::FrameworkCode::stop_telling();
+    const AllocationStats figures_now = c.run.stats();
+    const PauseCounting pause;
+    TestEventListenerBase::sectionEnded(stats);
+    // The body's frames are gone: the stack is read from here up.
+    const integrations::TestRun::End end = c.run.end(__builtin_frame_address(0), true);
+    std::string name = c.path;
+    if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
+    integrations::TestFigures figures = integrations::figures_of(figures_now, end);
+    figures.failed = stats.assertions.failed > 0;
+    if (c.options.fail_on_leak && end.live.leaked.blocks != 0) {
+      figures.failed = true;
+      fail_on_leak(name, end.live.leaked);
+    }
+    std::optional<SiteProfile> sites;
+    if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
+    c.report.add(std::move(name), figures, sites ? &*sites : nullptr);
+  }
+
+  void testRunEnded(const Catch::TestRunStats& stats) override {
+    TestEventListenerBase::testRunEnded(stats);
+    const PauseCounting pause;
+    const Counting& c = counting();
+    if (!c.started || c.options.out.empty()) return;
+    try {
+      c.report.write(c.options.out, {});
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
+                << '\n';
+    }
+  }
+
+ private:
+  // Catch2's own failure, in the test case that leaked: its reporters tell
+  // it, and the run of tests fails.
+  static void fail_on_leak(const std::string& name, const allocgate::detail::LiveTotals& leaked) {
+    const Counting& c = counting();
+    const std::string message =
+        integrations::leak_message(name, leaked, c.run.leak_lines(leaked, c.options.source_root));
+    Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
+                                    Catch::ResultDisposition::ContinueOnFailure);
+    handler.handleMessage(Catch::ResultWas::ExplicitFailure, message);
+    handler.complete();
+  }
+};
+
+CATCH_REGISTER_LISTENER(CountingListener)
+
+}  // namespace
+}  // namespace allocgate::catch2_v2::detail

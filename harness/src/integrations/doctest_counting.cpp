@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: Apache-2.0
+// allocgate::doctest: every run of a doctest test case (a leaf SUBCASE)
+// counted, with no code: an object linked beside the translation unit that
+// defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN).
+//
+// doctest's runner is compiled into that translation unit, so none of its
+// calls can be wrapped at link time. A listener does the work instead. As
+// each test case starts, it points the test case's function at
+// allocgate_doctest_body, which counts the body's run around a call of the
+// real function. Inside it, doctest's own work (assertions, subcases,
+// messages, string makers) is told apart by each allocation's stack
+// (framework_code.h): what is allocated through a function of doctest's is
+// not the test's.
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "allocgate/guards.h"
+#include "counting/block_tracker.h"
+#include "counting/reachability.h"
+#include "escape.h"
+#include "integrations/framework_code.h"
+#include "integrations/static_guard.h"
+#include "integrations/test_options.h"
+#include "integrations/test_report.h"
+#include "integrations/test_run.h"
+
+// A program whose tests are counted runs with block headers (counting/hook.cpp):
+// a test's leaks are told by a tag in each block's header.
+extern "C" const bool allocgate_gtest_linked = true;
+
+extern "C" void allocgate_doctest_body();
+
+namespace allocgate::doctest_tests::detail {
+namespace {
+
+bool is_body_caller(std::string_view mangled) { return mangled == "allocgate_doctest_body"; }
+
+// The state of the run of tests: doctest runs one test case at a time, its
+// body on the thread that runs the tests.
+struct Counting {
+  integrations::TestOptions options;
+  std::unique_ptr<integrations::FrameworkCode> framework;
+  integrations::TestRun run;
+  integrations::TestReport report{"doctest"};
+  ::doctest::detail::TestCase* test = nullptr;  // running, its function replaced
+  ::doctest::detail::funcType body = nullptr;   // the test case's own function
+  std::string test_name;
+  std::vector<std::string> subcases;  // entered in this run, outermost first
+  std::string run_name;               // the deepest path the run reached
+  bool run_pending = false;           // a body has run and is not in the report yet
+  bool run_failed = false;
+  bool expects_failure = false;  // should_fail, may_fail, expected_failures: doctest's own verdict
+  std::optional<AllocationStats> stats;
+  std::optional<integrations::TestRun::End> end;
+  std::map<std::string, int> runs_of_name;  // a name met again: " #2"
+  bool started = false;
+};
+
+Counting& counting() {
+  static Counting c;
+  return c;
+}
+
+void add_pending_run() {
+  Counting& c = counting();
+  if (!c.run_pending) return;
+  c.run_pending = false;
+  std::string name = c.run_name;
+  if (const int before = c.runs_of_name[c.run_name]++; before > 0) name += " #" + std::to_string(before + 1);
+  integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
+  figures.failed = c.run_failed && !c.expects_failure;
+  std::optional<SiteProfile> sites;
+  if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
+  c.report.add(std::move(name), figures, sites ? &*sites : nullptr);
+}
+
+class CountingListener : public ::doctest::IReporter {
+ public:
+  explicit CountingListener(const ::doctest::ContextOptions&) {}
+
+  void report_query(const ::doctest::QueryData&) override {}
+
+  void test_run_start() override {
+    const PauseCounting pause;
+    Counting& c = counting();
+    std::string error;
+    if (!integrations::read_test_options(c.options, command_line(), "--allocgate-", error)) {
+      std::cerr << files::terminal_text(error) << '\n';
+      std::exit(2);
+    }
+    try {
+      require_hook();
+      c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
+      std::exit(2);
+    }
+    make_room_for_messages();
+    allocgate::testing::detail::resolve_static_guards();
+    allocgate::detail::prepare_reachability();
+    allocgate::detail::clear_new_blocks();
+    allocgate::detail::hold_freed_blocks();
+    c.started = true;
+  }
+
+  void test_run_end(const ::doctest::TestRunStats&) override {
+    const PauseCounting pause;
+    const Counting& c = counting();
+    if (!c.started || c.options.out.empty()) return;
+    try {
+      c.report.write(c.options.out, c.options.executable);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
+                << '\n';
+    }
+  }
+
+  void test_case_start(const ::doctest::TestCaseData& data) override {
+    const PauseCounting pause;
+    Counting& c = counting();
+    if (!c.started) return;
+    // doctest hands its reporters the TestCase it runs, whose function is
+    // called next, once per run, through this pointer.
+    auto& test = const_cast<::doctest::detail::TestCase&>(static_cast<const ::doctest::detail::TestCase&>(data));
+    c.test = &test;
+    c.body = test.m_test;
+    test.m_test = allocgate_doctest_body;
+    c.test_name = data.m_name;
+    c.expects_failure = data.m_should_fail || data.m_may_fail || data.m_expected_failures > 0;
+  }
+
+  void test_case_reenter(const ::doctest::TestCaseData&) override {}
+
+  void test_case_end(const ::doctest::CurrentTestCaseStats&) override {
+    const PauseCounting pause;
+    Counting& c = counting();
+    add_pending_run();
+    if (c.test != nullptr) c.test->m_test = c.body;
+    c.test = nullptr;
+  }
+
+  void test_case_exception(const ::doctest::TestCaseException&) override { counting().run_failed = true; }
+
+  void subcase_start(const ::doctest::SubcaseSignature& subcase) override {
+    const PauseCounting pause;
+    Counting& c = counting();
+    c.subcases.emplace_back(subcase.m_name.c_str());
+    c.run_name = path();  // after its leaf, a run enters no other subcase
+  }
+
+  void subcase_end() override {
+    const PauseCounting pause;
+    Counting& c = counting();
+    if (!c.subcases.empty()) c.subcases.pop_back();
+  }
+
+  void log_assert(const ::doctest::AssertData& assertion) override {
+    if (assertion.m_failed) counting().run_failed = true;
+  }
+
+  void log_message(const ::doctest::MessageData& message) override {
+    if (!(message.m_severity & ::doctest::assertType::is_warn)) counting().run_failed = true;
+  }
+
+  void test_case_skipped(const ::doctest::TestCaseData&) override {}
+
+ private:
+  // MESSAGE, WARN and FAIL stream their text into doctest's own stream of
+  // this thread, from code compiled into the test, where an optimizing
+  // compiler inlines doctest's functions that stream it: the allocations of
+  // its growth have no frame of doctest's. Grown once here, the stream
+  // takes messages of up to this many bytes without allocating; it keeps
+  // its buffer when rewound after each message.
+  static constexpr std::size_t kMessageRoom = 64 * 1024;
+  static void make_room_for_messages() {
+    *::doctest::detail::tlssPush() << std::string(kMessageRoom, ' ');
+    ::doctest::detail::tlssPop();
+  }
+
+  // The test case's name, then the subcases entered, by "/".
+  static std::string path() {
+    const Counting& c = counting();
+    std::string out = c.test_name;
+    for (const std::string& subcase : c.subcases) out += "/" + subcase;
+    return out;
+  }
+
+  // doctest keeps no copy of its arguments for a listener, and passes on
+  // what it does not know: allocgate's flags are read from the process's
+  // own command line.
+  static std::vector<std::string> command_line() {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    for (std::size_t at = 0; at < all.size();) {
+      const std::size_t end = all.find('\0', at);
+      args.push_back(all.substr(at, end - at));
+      if (end == std::string::npos) break;
+      at = end + 1;
+    }
+    return args;
+  }
+};
+
+}  // namespace
+
+void body_begins() {
+  const PauseCounting pause;
+  Counting& c = counting();
+  add_pending_run();
+  c.subcases.clear();
+  c.run_name = c.test_name;
+  c.run_failed = false;
+  c.run.begin(c.options.sites || c.options.fail_on_leak);
+  c.framework->tell_on_this_thread();
+}
+
+void body_ends() {
+  Counting& c = counting();
+  integrations::FrameworkCode::stop_telling();
+  c.stats = c.run.stats();
+  const PauseCounting pause;
+  // The body's frames are gone: the stack is read from here up.
+  c.end = c.run.end(__builtin_frame_address(0), true);
+  c.run_pending = true;
+  const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
+  if (c.options.fail_on_leak && leaked.blocks != 0 && c.test != nullptr) {
+    const std::string message = integrations::leak_message(c.run_name, leaked, c.run.leak_lines(leaked, c.options.source_root));
+    // doctest's own failure, inside the test case: its reporters tell it.
+    ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
+  }
+}
+
+}  // namespace allocgate::doctest_tests::detail
+
+namespace dt = allocgate::doctest_tests::detail;
+
+// The body of every test case run: the test case's own function, counted.
+// Its frame is where a test's stacks end (framework_code.h): its name is
+// found in the program's symbols.
+extern "C" __attribute__((noinline)) void allocgate_doctest_body() {
+  dt::body_begins();
+  try {
+    dt::counting().body();
+  } catch (...) {
+    dt::body_ends();
+    throw;
+  }
+  dt::body_ends();
+}
+
+DOCTEST_REGISTER_LISTENER("allocgate", 0, dt::CountingListener);

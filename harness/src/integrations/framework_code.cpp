@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// FrameworkCode: a framework's functions found in the program's symbol
+// tables through libdwfl, the same session symbolizing uses.
+
+#include "integrations/framework_code.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <unordered_set>
+
+#include "allocgate/guards.h"
+
+namespace allocgate::integrations {
+
+namespace {
+
+constexpr std::size_t kCachedRules = 4096;  // a power of two: FrameRuleCache's
+
+struct Search {
+  std::string_view framework_namespace;
+  bool (*is_boundary)(std::string_view);
+  std::vector<detail::CodeRange>* framework;
+  std::vector<detail::CodeRange>* boundaries;
+};
+
+// An optimizing compiler inlines the framework's functions into the test's
+// (doctest's string makers into a MESSAGE's line): their code has no frame
+// of its own, and no symbol. The debug information, where the program has
+// it, still tells where each inlined call's code is.
+class InlinedCalls {
+ public:
+  InlinedCalls(std::string_view framework_namespace, std::vector<detail::CodeRange>& out)
+      : namespace_(framework_namespace), out_(out) {}
+
+  void search(Dwfl_Module* module) {
+    Dwarf_Addr bias = 0;
+    Dwarf* dwarf = dwfl_module_getdwarf(module, &bias);
+    if (dwarf == nullptr) return;  // no debug information: symbols only
+    bias_ = bias;
+    // First the framework's functions, declared in its namespace; then the
+    // inlined calls of them, which name them (abstract origin, specification).
+    for (const bool calls : {false, true}) {
+      Dwarf_Off offset = 0;
+      Dwarf_Off next = 0;
+      std::size_t header_size = 0;
+      while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+        Dwarf_Die unit;
+        if (dwarf_offdie(dwarf, offset + header_size, &unit) != nullptr) walk(unit, false, calls, 0);
+        offset = next;
+      }
+    }
+  }
+
+ private:
+  static constexpr int kMaxDepth = 256;  // DIE nesting; the compiler's, trusted as the code is
+
+  void walk(Dwarf_Die& parent, bool in_framework, bool calls, int depth) {
+    if (depth > kMaxDepth) return;
+    Dwarf_Die child;
+    if (dwarf_child(&parent, &child) != 0) return;
+    do {
+      const int tag = dwarf_tag(&child);
+      bool inside = in_framework;
+      if (tag == DW_TAG_namespace && depth == 0) {
+        const char* name = dwarf_diename(&child);
+        inside = name != nullptr && namespace_ == name;
+      }
+      if (!calls && inside && tag == DW_TAG_subprogram) functions_.insert(dwarf_dieoffset(&child));
+      if (calls && tag == DW_TAG_inlined_subroutine && of_framework(child)) {
+        add_ranges(child);
+        continue;  // what it inlined in turn is inside its ranges
+      }
+      if (dwarf_haschildren(&child)) walk(child, inside, calls, depth + 1);
+    } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  // Whether an inlined call is of a function declared in the namespace:
+  // its abstract origin, or what that origin is the definition of.
+  bool of_framework(Dwarf_Die& call) {
+    Dwarf_Die die = call;
+    for (int hop = 0; hop < 4; ++hop) {
+      Dwarf_Attribute attribute;
+      Dwarf_Attribute* reference = dwarf_attr(&die, DW_AT_abstract_origin, &attribute);
+      if (reference == nullptr) reference = dwarf_attr(&die, DW_AT_specification, &attribute);
+      if (reference == nullptr) return false;
+      Dwarf_Die target;
+      if (dwarf_formref_die(reference, &target) == nullptr) return false;
+      if (functions_.count(dwarf_dieoffset(&target)) != 0) return true;
+      die = target;
+    }
+    return false;
+  }
+
+  void add_ranges(Dwarf_Die& call) {
+    Dwarf_Addr base = 0;
+    Dwarf_Addr start = 0;
+    Dwarf_Addr end = 0;
+    for (ptrdiff_t at = 0; (at = dwarf_ranges(&call, at, &base, &start, &end)) > 0;) {
+      out_.push_back({start + bias_, end + bias_});
+    }
+  }
+
+  std::string_view namespace_;
+  std::vector<detail::CodeRange>& out_;
+  std::unordered_set<Dwarf_Off> functions_;
+  Dwarf_Addr bias_ = 0;
+};
+
+int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* arg) {
+  const Search& search = *static_cast<const Search*>(arg);
+  InlinedCalls(search.framework_namespace, *search.framework).search(module);
+  const int count = dwfl_module_getsymtab(module);
+  for (int i = 1; i < count; ++i) {
+    GElf_Sym symbol;
+    GElf_Addr address = 0;
+    const char* name = dwfl_module_getsym_info(module, i, &symbol, &address, nullptr, nullptr, nullptr);
+    if (name == nullptr || GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_size == 0) continue;
+    const detail::CodeRange range{address, address + symbol.st_size};
+    if (search.is_boundary(name)) {
+      search.boundaries->push_back(range);
+    } else if (names_framework(name, search.framework_namespace)) {
+      search.framework->push_back(range);
+    }
+  }
+  return DWARF_CB_OK;
+}
+
+// Sorted by start, overlaps (aliases of one function) merged.
+void sort_and_merge(std::vector<detail::CodeRange>& ranges) {
+  std::sort(ranges.begin(), ranges.end(),
+            [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; });
+  std::vector<detail::CodeRange> merged;
+  for (const detail::CodeRange& range : ranges) {
+    if (!merged.empty() && range.begin <= merged.back().end) {
+      merged.back().end = std::max(merged.back().end, range.end);
+    } else {
+      merged.push_back(range);
+    }
+  }
+  ranges = std::move(merged);
+}
+
+}  // namespace
+
+bool names_framework(std::string_view mangled, std::string_view framework_namespace) {
+  if (mangled.substr(0, 2) != "_Z") return false;
+  const std::string part = std::to_string(framework_namespace.size()) + std::string(framework_namespace);
+  for (std::size_t at = mangled.find(part); at != std::string_view::npos; at = mangled.find(part, at + 1)) {
+    // The namespace opens a nested name, a const member's (NK) too; a
+    // longer length ("17doctest") has a digit before.
+    if (const char before = mangled[at - 1]; before == 'N' || before == 'K') return true;
+  }
+  return false;
+}
+
+FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view)) {
+  const PauseCounting pause;
+  static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+  Dwfl* dwfl = dwfl_begin(&callbacks);
+  if (dwfl == nullptr) throw std::runtime_error("libdwfl could not start");
+  dwfl_report_begin(dwfl);
+  dwfl_linux_proc_report(dwfl, getpid());
+  dwfl_report_end(dwfl, nullptr, nullptr);
+  Search search{framework_namespace, is_boundary, &framework_, &boundaries_};
+  dwfl_getmodules(dwfl, search_module, &search, 0);
+  dwfl_end(dwfl);
+  if (framework_.empty() || boundaries_.empty()) {
+    throw std::runtime_error("the program's symbols list no function of " + std::string(framework_namespace) +
+                             (framework_.empty() ? "" : "'s runner") +
+                             " (a stripped program?): its own allocations cannot be told from the tests'");
+  }
+  sort_and_merge(framework_);
+  sort_and_merge(boundaries_);
+  rules_.resize(kCachedRules);
+  code_.framework = framework_.data();
+  code_.framework_count = framework_.size();
+  code_.boundaries = boundaries_.data();
+  code_.boundary_count = boundaries_.size();
+  code_.rules.slots = rules_.data();
+  code_.rules.capacity = rules_.size();
+}
+
+void FrameworkCode::tell_on_this_thread() {
+  detail::ThreadState& t = detail::thread_state();
+  t.framework_code = &code_;
+  t.refresh_mode();
+}
+
+void FrameworkCode::stop_telling() {
+  detail::ThreadState& t = detail::thread_state();
+  t.framework_code = nullptr;
+  t.refresh_mode();
+}
+
+}  // namespace allocgate::integrations

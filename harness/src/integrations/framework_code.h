@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: Apache-2.0
+// A test framework's functions in this program, for a framework whose
+// runner is compiled into the test's own translation unit (doctest,
+// Catch2 v2): no call of its can be wrapped at link time, so what a test's
+// body allocates through them (assertions, subcases, messages, string
+// makers) is told apart by each allocation's stack instead
+// (counting/thread_state.h). The functions are found by their symbols.
+// Framework-free: prebuilt in allocgate::integration_support.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "counting/thread_state.h"
+
+namespace allocgate::integrations {
+
+class FrameworkCode {
+ public:
+  /// The functions of `framework_namespace` ("doctest", "Catch"), and of
+  /// templates instantiated with its types (std::vector<doctest::String>'s),
+  /// as the program's symbol tables list them; the boundaries are the
+  /// functions `is_boundary` names (by mangled name): the callers of a
+  /// test's body. Throws std::runtime_error when either is missing (a
+  /// stripped program).
+  FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view mangled));
+  FrameworkCode(const FrameworkCode&) = delete;
+  FrameworkCode& operator=(const FrameworkCode&) = delete;
+
+  /// From now on, until stop_telling(), this thread's allocations are the
+  /// test's only when made outside the framework's functions.
+  void tell_on_this_thread();
+  static void stop_telling();
+
+  std::size_t functions() const { return framework_.size(); }
+
+ private:
+  std::vector<detail::CodeRange> framework_;
+  std::vector<detail::CodeRange> boundaries_;
+  std::vector<detail::FrameRule> rules_;
+  detail::FrameworkCode code_;
+};
+
+/// Whether a mangled name is of a function of `framework_namespace`, or of
+/// one instantiated with a type of it: its encoding names the namespace as
+/// the first part of a nested name ("N7doctest", "NK7doctest").
+bool names_framework(std::string_view mangled, std::string_view framework_namespace);
+
+}  // namespace allocgate::integrations

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "integrations/test_options.h"
+
+#include <cstdlib>
+#include <sstream>
+
+#include "escape.h"
+#include "integrations/flag_value.h"
+
+namespace allocgate::integrations {
+
+std::optional<bool> switch_value(std::string_view value) {
+  if (value.empty() || value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  return std::nullopt;
+}
+
+namespace {
+
+bool environment_switch(const char* name, bool& target, std::string& error) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return true;
+  const std::optional<bool> on = switch_value(value);
+  if (!on) {
+    error = std::string("allocgate: ") + name + " takes 1 or 0 (true or false), not '" + files::terminal_text(value) +
+            "'";
+    return false;
+  }
+  target = *on;
+  return true;
+}
+
+}  // namespace
+
+bool read_test_options(TestOptions& options, const std::vector<std::string>& args, std::string_view prefix,
+                       std::string& error) {
+  if (const char* out = std::getenv("ALLOCGATE_OUT")) options.out = out;
+  if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
+  if (!environment_switch("ALLOCGATE_SITES", options.sites, error) ||
+      !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, error)) {
+    return false;
+  }
+  if (!args.empty()) options.executable = args.front();
+  const std::string p(prefix);
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (arg.substr(0, p.size()) != p) continue;
+    if (const char* v = flag_value(arg, p + "out")) {
+      if (*v == '\0') {
+        error = "allocgate: " + p + "out takes a file: " + p + "out=report.json";
+        return false;
+      }
+      options.out = v;
+      continue;
+    }
+    if (const char* v = flag_value(arg, p + "source-root")) {
+      options.source_root = v;
+      continue;
+    }
+    bool* target = nullptr;
+    const char* value = flag_value(arg, p + "sites");
+    if (value != nullptr) {
+      target = &options.sites;
+    } else if ((value = flag_value(arg, p + "fail-on-leak")) != nullptr) {
+      target = &options.fail_on_leak;
+    }
+    if (target == nullptr) {
+      error = "allocgate: unknown flag " + files::terminal_text(arg) + "; allocgate takes " + p + "out=FILE, " + p +
+              "sites, " + p + "source-root=DIR and " + p + "fail-on-leak";
+      return false;
+    }
+    const std::optional<bool> on = switch_value(value);
+    if (!on) {
+      error = "allocgate: " + files::terminal_text(arg.substr(0, arg.find('='))) + " takes true or false, not '" +
+              files::terminal_text(value) + "'";
+      return false;
+    }
+    *target = *on;
+  }
+  return true;
+}
+
+TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end) {
+  TestFigures figures;
+  figures.stats = stats;
+  figures.leaked_blocks = end.live.leaked.blocks;
+  figures.leaked_bytes = end.live.leaked.bytes;
+  figures.kept_blocks = end.live.kept.blocks;
+  figures.kept_bytes = end.live.kept.bytes;
+  figures.one_time_allocations = end.one_time.allocations;
+  figures.one_time_bytes = end.one_time.bytes;
+  return figures;
+}
+
+std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked,
+                         const std::string& lines) {
+  std::ostringstream message;
+  message << test << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
+          << (leaked.blocks == 1 ? " block" : " blocks")
+          << " (allocated during the test, and at its end still live and reachable from nothing)";
+  if (!lines.empty()) message << (lines.front() == '\n' ? "" : ", held by:\n") << lines;
+  return message.str();
+}
+
+}  // namespace allocgate::integrations

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a counted test suite is asked for, whatever framework runs it: the
+// environment variables every integration reads, and the flags of the
+// frameworks whose flags are spelled --kebab-case (Catch2, doctest). And the
+// pieces of a run's record the integrations share. Framework-free:
+// prebuilt in allocgate::integration_support.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "allocgate/stats.h"
+#include "counting/block_tracker.h"
+#include "integrations/test_report.h"
+#include "integrations/test_run.h"
+
+namespace allocgate::integrations {
+
+struct TestOptions {
+  std::string out;          ///< ALLOCGATE_OUT, --allocgate-out: the report
+  std::string source_root;  ///< ALLOCGATE_SOURCE_ROOT, --allocgate-source-root: sites' paths relative to it
+  bool sites = false;       ///< ALLOCGATE_SITES, --allocgate-sites: each case's allocating lines in the report
+  bool fail_on_leak = false;  ///< ALLOCGATE_FAIL_ON_LEAK, --allocgate-fail-on-leak: a leak fails its test
+  std::string executable;     ///< args[0]
+};
+
+/// A switch's value: "" (the flag alone), true/1 or false/0.
+std::optional<bool> switch_value(std::string_view value);
+
+/// Reads the environment, then `args` (args[0] the executable): flags
+/// spelled `prefix` + "out=FILE", "source-root=DIR", "sites[=true|false]",
+/// "fail-on-leak[=true|false]". False, with a one-line `error`, on a bad
+/// value or an unknown flag of that prefix.
+bool read_test_options(TestOptions& options, const std::vector<std::string>& args, std::string_view prefix,
+                       std::string& error);
+
+/// A run's figures from its counted stats and its end.
+TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end);
+
+/// The failure a leak check reports: what leaked, and the lines holding it.
+std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked,
+                         const std::string& lines);
+
+}  // namespace allocgate::integrations

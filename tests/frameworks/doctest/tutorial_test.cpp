@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// A doctest suite written as its tutorial writes one, with no line of
+// allocgate's (run_doctest.sh derives each run's figures and checks them).
+// Sizes are libstdc++'s: a std::string of n > 15 characters allocates n + 1.
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+static int factorial(int number) { return number <= 1 ? number : factorial(number - 1) * number; }
+
+TEST_CASE("testing the factorial function") {
+#ifdef ALLOCGATE_GROWN  // the build run_doctest.sh gates: one allocation more
+  const std::string grown(100, 'g');
+#endif
+  CHECK(factorial(1) == 1);
+  CHECK(factorial(2) == 2);
+  CHECK(factorial(3) == 6);
+  CHECK(factorial(10) == 3628800);
+}
+
+TEST_CASE("vectors can be sized and resized") {
+  std::vector<int> v(5);  // 20 B
+  REQUIRE(v.size() == 5);
+  REQUIRE(v.capacity() >= 5);
+  SUBCASE("adding to the vector increases its size") {
+    v.push_back(1);  // grown to 10: 40 B
+    CHECK(v.size() == 6);
+    CHECK(v.capacity() >= 6);
+  }
+  SUBCASE("reserving increases just the capacity") {
+    v.reserve(6);  // 24 B
+    CHECK(v.size() == 5);
+    CHECK(v.capacity() >= 6);
+  }
+}
+
+TEST_CASE("messages are doctest's") {
+  const std::string s(40, 'm');  // 41 B
+  INFO("the string is ", s, ", and this message is long enough to need the heap");
+  CAPTURE(s);
+  MESSAGE("a message of the test's, long enough for the heap: ", s);
+  CHECK(s.size() == 40);
+}
+
+TEST_CASE("a failing check is reported with its figures") {
+  const std::string s(30, 'f');  // 31 B
+  CHECK(s.size() == 29);
+}
+
+TEST_CASE("a skipped test is not a case" * doctest::skip()) {
+  const std::string s(30, 's');
+  CHECK(s.empty());
+}
+
+struct Fixture {
+  std::string name = std::string(40, 'x');  // 41 B, built with the test
+};
+
+TEST_CASE_FIXTURE(Fixture, "a fixture is the test's") {
+  name += "y";  // 81 B: the string doubles
+  CHECK(name.size() == 41);
+}
+
+static const std::string& table() {
+  static const std::string t(100, 't');  // 101 B, once: a first use's
+  return t;
+}
+
+TEST_CASE("a static built on first use") { CHECK(table().size() == 100); }
+
+TEST_CASE("a deliberate leak") {
+  auto* leaked = new std::string(50, 'l');  // 51 B, and the string object
+  CHECK(leaked->size() == 50);
+}
+
+TEST_CASE("a thread's allocations are the test's") {
+  std::thread worker([] { const std::string s(40, 'w'); });  // the thread's state, and 41 B on it
+  worker.join();
+}
