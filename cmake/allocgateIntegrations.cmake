@@ -157,6 +157,7 @@ endfunction()
 # catch2_wrapped.cpp): the two that bracket a test's body, and Catch2's own
 # that a test's code calls into, run paused. As in Catch2 3.7.1.
 set(ALLOCGATE_CATCH2_WRAPPED
+    _ZN5Catch7Session16applyCommandLineEiPKPKc              # allocgate's flags taken out first
     _ZN5Catch21FatalConditionHandler15engage_platformEv     # just before a test's body
     _ZN5Catch21FatalConditionHandler18disengage_platformEv  # just after it
     _ZN5Catch16AssertionHandlerC1ENS_9StringRefERKNS_14SourceLineInfoES1_NS_17ResultDisposition5FlagsE

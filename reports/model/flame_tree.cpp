@@ -42,15 +42,25 @@ void add(Figures& to, const Figures& f) {
 
 // Frames outside the measured code: the process's start and main, the
 // frames allocgate's runner began a capture in (reports before the runner
-// left them out have them), and GoogleTest's own between a test and its
-// runner (a test report's stacks begin at TestInfo::Run). A stack is drawn
-// from the frame after the innermost of them, so that a call path cut at two
-// depths is one tower, and a test's begins at its fixture or TestBody.
+// left them out have them), a workload's case adapter (a Case's run()
+// override, the runner's call into the case's code), and a test framework's
+// own between a test and its runner (GoogleTest's stacks begin at
+// TestInfo::Run, Catch2's at its RunContext, doctest's at the body's
+// caller allocgate puts in). A stack is drawn from the frame after the
+// innermost of them, so that a call path cut at two depths is one tower,
+// and a test's begins at its fixture or body.
 bool outside_measured_code(std::string_view frame) {
-  for (const std::string_view name : {"_start", "__libc_start_main", "__libc_start_call_main", "main"}) {
+  for (const std::string_view name :
+       {"_start", "__libc_start_main", "__libc_start_call_main", "main", "allocgate_doctest_body"}) {
     if (frame == name) return true;
   }
   if (frame.ends_with("capture_one_run") || frame.ends_with("capture_one_operation")) return true;
+  if (frame.starts_with("allocgate::workloads::") && frame.ends_with("Case::run")) return true;
+  for (const std::string_view runner :
+       {"Catch::RunContext::", "Catch::TestCase::invoke", "Catch::TestCaseHandle::invoke",
+        "Catch::TestInvokerAsFunction::invoke", "Catch::TestInvokerAsMethod<", "doctest::Context::run"}) {
+    if (frame.starts_with(runner)) return true;
+  }
   for (const std::string_view runner :
        {"testing::TestInfo::Run", "testing::Test::Run", "testing::TestSuite::Run", "testing::UnitTest::Run",
         "testing::internal::UnitTestImpl::RunAllTests", "testing::internal::HandleExceptionsInMethodIfSupported<",

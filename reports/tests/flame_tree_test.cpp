@@ -61,6 +61,27 @@ TEST(FlameTree, ATestsStacksBeginAtItsOwnCodeAsOneTowerPerPath) {
   EXPECT_TRUE(flame_tree(none).is_null());
 }
 
+TEST(FlameTree, RunnersFramesAreLeftOutForEveryFramework) {
+  // Each stack as its runner records it: the frames above the measured code
+  // differ by framework; the tower begins at the code's own frame.
+  const std::vector<std::vector<std::string>> stacks = {
+      {"allocgate::workloads::(anonymous namespace)::StepCase::run", "allocgate::workloads::log_report::report_v1",
+       "own"},
+      {"Catch::RunContext::runCurrentTest", "Catch::RunContext::invokeActiveTestCase", "Catch::TestCase::invoke",
+       "C_A_T_C_H_T_E_S_T_2", "own"},
+      {"Catch::TestInvokerAsMethod<(anonymous namespace)::C_A_T_C_H_T_E_S_T_14>::invoke", "Fixture::Fixture", "own"},
+      {"doctest::Context::run", "allocgate_doctest_body", "DOCTEST_ANON_FUNC_19", "own"}};
+  for (const auto& frames : stacks) {
+    CaseResult c;
+    c.name = "case";
+    c.stacks.push_back(StackSummary{frames, {}, 1, 8, 0});
+    const json tree = flame_tree(c);
+    ASSERT_EQ(tree["children"].size(), 1u) << tree.dump(1);
+    // The first frame drawn is the one after the last runner's.
+    EXPECT_EQ(tree["children"][0]["name"], frames[frames.size() - 2]) << tree.dump(1);
+  }
+}
+
 TEST(FlameTree, AChangeMarksEachFrameAndDrawsWhatWentAway) {
   CaseResult base, head;
   base.name = head.name = "BM_Parse";

@@ -45,7 +45,8 @@ const marks = option('--marks', null);
 const visibleOnly = option('--visible', null);
 const large = option('--large', null);  // a text the page must show, its controls as code points
 // The runner's frames, main's and libc's: never in a flame graph.
-const outside = /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::)/;
+const outside =
+  /^(main|_start|__libc_start_main|__libc_start_call_main|allocgate::reports::count_case|allocgate::command::|allocgate::workloads::.*Case::run$)/;
 
 const browserPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 if (!browserPath) {

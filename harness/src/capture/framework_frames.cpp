@@ -17,8 +17,8 @@ namespace {
 
 bool in(const CodeRange* ranges, std::size_t count, std::uintptr_t address) noexcept {
   const CodeRange* end = ranges + count;
-  const CodeRange* after = std::upper_bound(ranges, end, address,
-                                            [](std::uintptr_t a, const CodeRange& range) { return a < range.begin; });
+  const CodeRange* after =
+      std::upper_bound(ranges, end, address, [](std::uintptr_t a, const CodeRange& range) { return a < range.begin; });
   return after != ranges && address < after[-1].end;
 }
 

@@ -6,49 +6,50 @@
 
 #include "integrations/catch2_counting.h"
 
+#include <catch2/benchmark/detail/catch_benchmark_stats.hpp>
 #include <catch2/catch_test_case_info.hpp>
+#include <catch2/internal/catch_assertion_handler.hpp>
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
 #include <catch2/reporters/catch_reporter_registrars.hpp>
 
 #include <cstdlib>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
+#include <vector>
 
 #include "allocgate/guards.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
 #include "escape.h"
+#include "integrations/framework_code.h"
 #include "integrations/static_guard.h"
+#include "integrations/test_options.h"
 #include "integrations/test_report.h"
 #include "integrations/test_run.h"
 
 namespace allocgate::catch2::detail {
 namespace {
 
-// Sites (ALLOCGATE_SITES) and the leak check's failure are not read yet:
-// docs/testing.md says so.
-struct Options {
-  std::string out;  // ALLOCGATE_OUT: the report
-};
-
-Options options_from_environment() {
-  Options options;
-  if (const char* out = std::getenv("ALLOCGATE_OUT")) options.out = out;
-  return options;
-}
-
 // The state of the run of tests: one listener, one thread runs the bodies.
 struct Counting {
-  Options options;
+  integrations::TestOptions options;
+  // Catch2's code compiled into the test's own (BENCHMARK's templates, which
+  // time the clock before the benchmark is announced), told by the stack;
+  // null in a program without symbols, where only the wrapped calls tell.
+  std::unique_ptr<integrations::FrameworkCode> framework;
+  bool options_read = false;  // from the command line (take_flags), or else the environment at the run's start
   integrations::TestRun run;
   integrations::TestReport report{"catch2"};
   std::thread::id body_thread;
   std::optional<AllocationStats> stats;           // of the body that ended
   std::optional<integrations::TestRun::End> end;  // ... and its live blocks
   std::string path;                               // the run's name: the test case, then its sections
+  const Catch::TestCaseInfo* test = nullptr;      // running
   int depth = 0;
   std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
   bool started = false;
@@ -60,6 +61,16 @@ Counting& counting() {
 }
 
 thread_local std::optional<PauseCounting> t_making_generator;
+thread_local std::optional<PauseCounting> t_benchmarking;
+
+// The run's name: its path, and a generator's runs of one path told apart
+// by their order. Counted once per run.
+std::string run_name() {
+  Counting& c = counting();
+  std::string name = c.path;
+  if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
+  return name;
+}
 
 class CountingListener : public Catch::EventListenerBase {
  public:
@@ -68,7 +79,19 @@ class CountingListener : public Catch::EventListenerBase {
   void testRunStarting(const Catch::TestRunInfo&) override {
     const PauseCounting pause;
     Counting& c = counting();
-    c.options = options_from_environment();
+    if (!c.options_read) {
+      std::string error;
+      if (!integrations::read_test_options(c.options, {}, "--allocgate-", error)) {
+        std::cerr << files::terminal_text(error) << '\n';
+        std::exit(2);
+      }
+      c.options_read = true;
+    }
+    try {
+      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: " << files::terminal_text(e.what()) << "; a BENCHMARK's warm-up is counted\n";
+    }
     allocgate::testing::detail::resolve_static_guards();
     allocgate::detail::prepare_reachability();
     allocgate::detail::clear_new_blocks();
@@ -91,6 +114,7 @@ class CountingListener : public Catch::EventListenerBase {
     const PauseCounting pause;
     Counting& c = counting();
     c.path = info.name;
+    c.test = &info;
     c.depth = 0;
     c.stats.reset();
     c.end.reset();
@@ -104,23 +128,23 @@ class CountingListener : public Catch::EventListenerBase {
 
   void sectionEnded(const Catch::SectionStats&) override { --counting().depth; }
 
+  // A BENCHMARK calls its body as many times as its timing decides: what it
+  // allocates would differ from run to run. It runs paused, from its
+  // preparation to its end; docs/testing.md says why it has no allocs/op.
+  void benchmarkPreparing(Catch::StringRef) override { t_benchmarking.emplace(); }
+  void benchmarkEnded(const Catch::BenchmarkStats<>&) override { t_benchmarking.reset(); }
+  void benchmarkFailed(Catch::StringRef) override { t_benchmarking.reset(); }
+
   void testCasePartialEnded(const Catch::TestCaseStats& stats, std::uint64_t) override {
     const PauseCounting pause;
     Counting& c = counting();
     if (!c.stats || !c.end) return;                   // no body ran (a run Catch2 skipped)
     if (stats.totals.assertions.skipped > 0) return;  // a skipped test is not a case
-    std::string name = c.path;
-    if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
-    integrations::TestFigures figures;
-    figures.stats = *c.stats;
-    figures.leaked_blocks = c.end->live.leaked.blocks;
-    figures.leaked_bytes = c.end->live.leaked.bytes;
-    figures.kept_blocks = c.end->live.kept.blocks;
-    figures.kept_bytes = c.end->live.kept.bytes;
-    figures.one_time_allocations = c.end->one_time.allocations;
-    figures.one_time_bytes = c.end->one_time.bytes;
+    integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
     figures.failed = stats.totals.assertions.failed > 0;
-    c.report.add(std::move(name), figures, nullptr);
+    std::optional<SiteProfile> sites;
+    if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
+    c.report.add(run_name(), figures, sites ? &*sites : nullptr);
   }
 
   void testRunEnded(const Catch::TestRunStats&) override {
@@ -128,30 +152,55 @@ class CountingListener : public Catch::EventListenerBase {
     const Counting& c = counting();
     if (c.options.out.empty()) return;
     try {
-      c.report.write(c.options.out, {});
+      c.report.write(integrations::report_path(c.options.out, c.options.executable), c.options.executable);
     } catch (const std::exception& e) {
-      std::cerr << "allocgate: ALLOCGATE_OUT: " << files::terminal_text(e.what()) << '\n';
+      std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
+                << '\n';
     }
   }
 };
 
 }  // namespace
 
+bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kept, std::string& error) {
+  const PauseCounting pause;
+  Counting& c = counting();
+  const std::vector<std::string> args(argv, argv + argc);
+  if (!integrations::read_test_options(c.options, args, "--allocgate-", error)) return false;
+  c.options_read = true;
+  for (int i = 0; i < argc; ++i) {
+    if (i == 0 || std::string_view(argv[i]).substr(0, 12) != "--allocgate-") kept.push_back(argv[i]);
+  }
+  return true;
+}
+
 void body_begins() {
   const PauseCounting pause;
   Counting& c = counting();
   if (!c.started) return;
   c.body_thread = std::this_thread::get_id();
-  c.run.begin(false);
+  c.run.begin(c.options.sites || c.options.fail_on_leak);
+  if (c.framework) c.framework->tell_on_this_thread();
 }
 
 void body_ends() {
   Counting& c = counting();
   if (!c.run.counting() || std::this_thread::get_id() != c.body_thread) return;
+  integrations::FrameworkCode::stop_telling();
   c.stats = c.run.stats();
   const PauseCounting pause;
   // The body's frames are gone: the stack is read from here up.
   c.end = c.run.end(__builtin_frame_address(0), true);
+  const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
+  if (c.options.fail_on_leak && leaked.blocks != 0 && c.test != nullptr) {
+    // Catch2's own failure, in the test case still running: its reporters
+    // tell it, and the run of tests fails.
+    Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
+                                    Catch::ResultDisposition::ContinueOnFailure);
+    handler.handleMessage(Catch::ResultWas::ExplicitFailure,
+                          integrations::leak_message(c.path, leaked, c.run.leak_lines(leaked, c.options.source_root)));
+    handler.complete();
+  }
 }
 
 void generator_making_begins() { t_making_generator.emplace(); }

@@ -8,7 +8,15 @@
 // writes the report.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace allocgate::catch2::detail {
+
+/// Takes allocgate's flags (--allocgate-out=FILE, ...) from a command line
+/// Catch2 is about to parse, which refuses a flag it does not know: `kept`
+/// gets the rest. False, with a one-line `error`, on a bad one.
+bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kept, std::string& error);
 
 /// The test's body is about to run on this thread (Catch2 installs its
 /// fatal-condition handler just before).

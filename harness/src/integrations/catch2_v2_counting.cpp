@@ -38,19 +38,30 @@
 // a test's leaks are told by a tag in each block's header.
 extern "C" const bool allocgate_gtest_linked = true;
 
+// Catch2 v2's reporter interface has four more functions when the program
+// is built with CATCH_CONFIG_ENABLE_BENCHMARKING, so this file must be built
+// as the program's runner is. The runner defines this function only then.
+extern double allocgate_catch2_benchmarking(double) __asm__("_ZN5Catch9Benchmark6Detail15normal_quantileEd")
+    __attribute__((weak));
+
 namespace allocgate::catch2_v2::detail {
 namespace {
 
-// The functions that call a test's body: TestInvokerAsFunction::invoke for
-// TEST_CASE, TestInvokerAsMethod<C>::invoke for TEST_CASE_METHOD (which
-// builds the fixture: the test's, as GoogleTest's is), and their caller,
-// RunContext::invokeActiveTestCase, where an optimizing compiler inlines
-// them (the invoker's type guessed from its virtual call).
-bool is_body_caller(std::string_view mangled) {
-  if (mangled == "_ZN5Catch10RunContext20invokeActiveTestCaseEv") return true;
-  return mangled.substr(0, 4) == "_ZNK" && mangled.size() > 9 && mangled.substr(mangled.size() - 9) == "6invokeEv" &&
-         (mangled.find("5Catch21TestInvokerAsFunction") != std::string_view::npos ||
-          mangled.find("5Catch19TestInvokerAsMethod") != std::string_view::npos);
+#ifdef CATCH_CONFIG_ENABLE_BENCHMARKING
+constexpr bool kBenchmarking = true;
+#else
+constexpr bool kBenchmarking = false;
+#endif
+
+// Refuses, before Catch2 calls the listener, a runner built otherwise.
+void require_the_same_reporter_interface() {
+  const bool program = reinterpret_cast<const void*>(&allocgate_catch2_benchmarking) != nullptr;
+  if (program == kBenchmarking) return;
+  std::cerr << "allocgate: the program's Catch2 is built " << (program ? "with" : "without")
+            << " CATCH_CONFIG_ENABLE_BENCHMARKING and allocgate::catch2 " << (program ? "without" : "with")
+            << " it: define it for both (add_compile_definitions before find_package(allocgate), or "
+               "target_compile_definitions(allocgate_catch2 PRIVATE CATCH_CONFIG_ENABLE_BENCHMARKING))\n";
+  std::exit(2);
 }
 
 // The state of the run of tests: one listener; Catch2 runs one test at a
@@ -74,7 +85,26 @@ Counting& counting() {
 
 class CountingListener : public Catch::TestEventListenerBase {
  public:
-  using TestEventListenerBase::TestEventListenerBase;
+  explicit CountingListener(const Catch::ReporterConfig& config) : TestEventListenerBase(config) {
+    require_the_same_reporter_interface();
+  }
+
+#ifdef CATCH_CONFIG_ENABLE_BENCHMARKING
+  // A BENCHMARK calls its body as many times as its timing decides: it runs
+  // paused, as with Catch2 v3 (docs/testing.md).
+  void benchmarkPreparing(const std::string& name) override {
+    TestEventListenerBase::benchmarkPreparing(name);
+    benchmarking_.emplace();
+  }
+  void benchmarkEnded(const Catch::BenchmarkStats<>& stats) override {
+    benchmarking_.reset();
+    TestEventListenerBase::benchmarkEnded(stats);
+  }
+  void benchmarkFailed(const std::string& error) override {
+    benchmarking_.reset();
+    TestEventListenerBase::benchmarkFailed(error);
+  }
+#endif
 
   void testRunStarting(const Catch::TestRunInfo& info) override {
     TestEventListenerBase::testRunStarting(info);
@@ -83,13 +113,15 @@ class CountingListener : public Catch::TestEventListenerBase {
     std::string error;
     // Catch2 refuses a flag it does not know: allocgate's are read from the
     // environment only (test_options.h).
-    if (!integrations::read_test_options(c.options, {}, "--allocgate-", error)) {
+    const std::vector<std::string> arguments = integrations::process_arguments();
+    if (!integrations::read_test_options(c.options, {arguments.empty() ? std::string() : arguments.front()},
+                                         "--allocgate-", error)) {
       std::cerr << files::terminal_text(error) << '\n';
       std::exit(2);
     }
     try {
       require_hook();
-      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", is_body_caller);
+      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
       std::exit(2);
@@ -156,7 +188,7 @@ class CountingListener : public Catch::TestEventListenerBase {
     const Counting& c = counting();
     if (!c.started || c.options.out.empty()) return;
     try {
-      c.report.write(c.options.out, {});
+      c.report.write(integrations::report_path(c.options.out, c.options.executable), c.options.executable);
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
                 << '\n';
@@ -164,6 +196,8 @@ class CountingListener : public Catch::TestEventListenerBase {
   }
 
  private:
+  std::optional<PauseCounting> benchmarking_;
+
   // Catch2's own failure, in the test case that leaked: its reporters tell
   // it, and the run of tests fails.
   static void fail_on_leak(const std::string& name, const allocgate::detail::LiveTotals& leaked) {

@@ -9,6 +9,7 @@
 // never the test's.
 
 #include <catch2/catch_message.hpp>
+#include <catch2/catch_session.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 #include <catch2/interfaces/catch_interfaces_generatortracker.hpp>
@@ -16,11 +17,14 @@
 #include <catch2/internal/catch_reusable_string_stream.hpp>
 
 #include <array>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "allocgate/guards.h"
+#include "escape.h"
 #include "integrations/catch2_counting.h"
 #include "integrations/wrapped.h"
 
@@ -39,6 +43,8 @@ using Catch::StringRef;
 #define ALLOCGATE_CATCH2_WRAPPED(result, name, parameters, symbol) \
   ALLOCGATE_WRAPPED_IN(allocgate::catch2::detail, result, name, parameters, symbol)
 
+ALLOCGATE_CATCH2_WRAPPED(int, apply_command_line, (Catch::Session * self, int argc, const char* const* argv),
+                         "_ZN5Catch7Session16applyCommandLineEiPKPKc")
 ALLOCGATE_CATCH2_WRAPPED(void, engage, (Catch::FatalConditionHandler * self),
                          "_ZN5Catch21FatalConditionHandler15engage_platformEv")
 ALLOCGATE_CATCH2_WRAPPED(void, disengage, (Catch::FatalConditionHandler * self),
@@ -108,6 +114,17 @@ void close_streams() {
   while (t_streams_open > 0) t_streams[--t_streams_open].pause.reset();
 }
 }  // namespace
+
+int apply_command_line(Catch::Session* self, int argc, const char* const* argv) {
+  std::vector<const char*> kept;
+  std::string error;
+  if (!take_flags(argc, argv, kept, error)) {
+    std::cerr << allocgate::files::terminal_text(error) << '\n';
+    return 2;
+  }
+  kept.push_back(nullptr);
+  return real::apply_command_line(self, static_cast<int>(kept.size()) - 1, kept.data());
+}
 
 void engage(Catch::FatalConditionHandler* self) {
   {

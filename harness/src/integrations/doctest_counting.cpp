@@ -15,9 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -96,7 +94,9 @@ class CountingListener : public ::doctest::IReporter {
     const PauseCounting pause;
     Counting& c = counting();
     std::string error;
-    if (!integrations::read_test_options(c.options, command_line(), "--allocgate-", error)) {
+    // doctest keeps no copy of its arguments for a listener, and passes on
+    // what it does not know: allocgate's flags are read from the process's.
+    if (!integrations::read_test_options(c.options, integrations::process_arguments(), "--allocgate-", error)) {
       std::cerr << files::terminal_text(error) << '\n';
       std::exit(2);
     }
@@ -120,7 +120,7 @@ class CountingListener : public ::doctest::IReporter {
     const Counting& c = counting();
     if (!c.started || c.options.out.empty()) return;
     try {
-      c.report.write(c.options.out, c.options.executable);
+      c.report.write(integrations::report_path(c.options.out, c.options.executable), c.options.executable);
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
                 << '\n';
@@ -196,22 +196,6 @@ class CountingListener : public ::doctest::IReporter {
     for (const std::string& subcase : c.subcases) out += "/" + subcase;
     return out;
   }
-
-  // doctest keeps no copy of its arguments for a listener, and passes on
-  // what it does not know: allocgate's flags are read from the process's
-  // own command line.
-  static std::vector<std::string> command_line() {
-    std::ifstream in("/proc/self/cmdline", std::ios::binary);
-    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::vector<std::string> args;
-    for (std::size_t at = 0; at < all.size();) {
-      const std::size_t end = all.find('\0', at);
-      args.push_back(all.substr(at, end - at));
-      if (end == std::string::npos) break;
-      at = end + 1;
-    }
-    return args;
-  }
 };
 
 }  // namespace
@@ -237,7 +221,8 @@ void body_ends() {
   c.run_pending = true;
   const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
   if (c.options.fail_on_leak && leaked.blocks != 0 && c.test != nullptr) {
-    const std::string message = integrations::leak_message(c.run_name, leaked, c.run.leak_lines(leaked, c.options.source_root));
+    const std::string message =
+        integrations::leak_message(c.run_name, leaked, c.run.leak_lines(leaked, c.options.source_root));
     // doctest's own failure, inside the test case: its reporters tell it.
     ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
   }

@@ -149,6 +149,15 @@ void sort_and_merge(std::vector<detail::CodeRange>& ranges) {
 
 }  // namespace
 
+bool calls_catch2_test_bodies(std::string_view mangled) {
+  if (mangled == "_ZN5Catch10RunContext20invokeActiveTestCaseEv") return true;
+  constexpr std::string_view kInvoke = "6invokeEv";
+  return mangled.substr(0, 10) == "_ZNK5Catch" && mangled.size() > kInvoke.size() &&
+         mangled.substr(mangled.size() - kInvoke.size()) == kInvoke &&
+         (mangled.find("21TestInvokerAsFunction") != std::string_view::npos ||
+          mangled.find("19TestInvokerAsMethod") != std::string_view::npos);
+}
+
 bool names_framework(std::string_view mangled, std::string_view framework_namespace) {
   if (mangled.substr(0, 2) != "_Z") return false;
   const std::string part = std::to_string(framework_namespace.size()) + std::string(framework_namespace);

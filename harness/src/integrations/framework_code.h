@@ -42,6 +42,14 @@ class FrameworkCode {
   detail::FrameworkCode code_;
 };
 
+/// Whether a mangled name is of a function that calls a Catch2 test's body
+/// (v2 and v3): TestInvokerAsFunction::invoke for TEST_CASE,
+/// TestInvokerAsMethod<C>::invoke for TEST_CASE_METHOD (which builds the
+/// fixture, the test's as GoogleTest's is), and their caller,
+/// RunContext::invokeActiveTestCase, where an optimizing compiler inlines
+/// them (the invoker's type guessed from its virtual call).
+bool calls_catch2_test_bodies(std::string_view mangled);
+
 /// Whether a mangled name is of a function of `framework_namespace`, or of
 /// one instantiated with a type of it: its encoding names the namespace as
 /// the first part of a nested name ("N7doctest", "NK7doctest").

@@ -36,6 +36,7 @@
 #include "integrations/flag_value.h"
 #include "integrations/gtest_leak_rerun.h"
 #include "integrations/static_guard.h"
+#include "integrations/test_options.h"
 #include "integrations/test_report.h"
 #include "integrations/test_run.h"
 
@@ -56,14 +57,8 @@ namespace {
 
 using integrations::flag_value;
 using integrations::OneTime;
+using integrations::switch_value;
 using integrations::take_out;
-
-// A switch's value: "" (the flag alone), true/1 or false/0.
-std::optional<bool> switch_value(std::string_view value) {
-  if (value.empty() || value == "true" || value == "1") return true;
-  if (value == "false" || value == "0") return false;
-  return std::nullopt;
-}
 
 bool environment_switch(const char* name, bool& target, std::ostream& err) {
   const char* value = std::getenv(name);
@@ -415,11 +410,7 @@ void install_counting(const void* outer_frame) {
   // A directory gets a report per process: ctest runs each test of a
   // gtest_discover_tests binary as a process of its own, and `allocgate
   // merge DIR/*.json` joins them.
-  if (std::string& out = counting_options().out; !out.empty() && std::filesystem::is_directory(out)) {
-    const std::string path = executable();
-    const std::string program = path.empty() ? "tests" : std::filesystem::path(path).filename().string();
-    out = (std::filesystem::path(out) / (program + "." + std::to_string(::getpid()) + ".json")).string();
-  }
+  counting_options().out = integrations::report_path(counting_options().out, executable());
   // A report that cannot be written is said before the tests run, not after.
   if (const std::string& out = counting_options().out; !out.empty()) {
     std::filesystem::path directory = std::filesystem::path(out).parent_path();

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "integrations/test_options.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "escape.h"
@@ -22,8 +27,8 @@ bool environment_switch(const char* name, bool& target, std::string& error) {
   if (value == nullptr || *value == '\0') return true;
   const std::optional<bool> on = switch_value(value);
   if (!on) {
-    error = std::string("allocgate: ") + name + " takes 1 or 0 (true or false), not '" + files::terminal_text(value) +
-            "'";
+    error =
+        std::string("allocgate: ") + name + " takes 1 or 0 (true or false), not '" + files::terminal_text(value) + "'";
     return false;
   }
   target = *on;
@@ -80,6 +85,25 @@ bool read_test_options(TestOptions& options, const std::vector<std::string>& arg
   return true;
 }
 
+std::vector<std::string> process_arguments() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> arguments;
+  for (std::size_t at = 0; at < all.size();) {
+    const std::size_t end = all.find('\0', at);
+    arguments.push_back(all.substr(at, end - at));
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return arguments;
+}
+
+std::string report_path(const std::string& out, const std::string& executable) {
+  if (out.empty() || !std::filesystem::is_directory(out)) return out;
+  const std::string program = executable.empty() ? "tests" : std::filesystem::path(executable).filename().string();
+  return (std::filesystem::path(out) / (program + "." + std::to_string(::getpid()) + ".json")).string();
+}
+
 TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end) {
   TestFigures figures;
   figures.stats = stats;
@@ -92,10 +116,9 @@ TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end) {
   return figures;
 }
 
-std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked,
-                         const std::string& lines) {
+std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked, const std::string& lines) {
   std::ostringstream message;
-  message << test << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
+  message << files::terminal_text(test) << " leaked " << leaked.bytes << " bytes in " << leaked.blocks
           << (leaked.blocks == 1 ? " block" : " blocks")
           << " (allocated during the test, and at its end still live and reachable from nothing)";
   if (!lines.empty()) message << (lines.front() == '\n' ? "" : ", held by:\n") << lines;

@@ -19,9 +19,9 @@
 namespace allocgate::integrations {
 
 struct TestOptions {
-  std::string out;          ///< ALLOCGATE_OUT, --allocgate-out: the report
-  std::string source_root;  ///< ALLOCGATE_SOURCE_ROOT, --allocgate-source-root: sites' paths relative to it
-  bool sites = false;       ///< ALLOCGATE_SITES, --allocgate-sites: each case's allocating lines in the report
+  std::string out;            ///< ALLOCGATE_OUT, --allocgate-out: the report
+  std::string source_root;    ///< ALLOCGATE_SOURCE_ROOT, --allocgate-source-root: sites' paths relative to it
+  bool sites = false;         ///< ALLOCGATE_SITES, --allocgate-sites: each case's allocating lines in the report
   bool fail_on_leak = false;  ///< ALLOCGATE_FAIL_ON_LEAK, --allocgate-fail-on-leak: a leak fails its test
   std::string executable;     ///< args[0]
 };
@@ -36,11 +36,21 @@ std::optional<bool> switch_value(std::string_view value);
 bool read_test_options(TestOptions& options, const std::vector<std::string>& args, std::string_view prefix,
                        std::string& error);
 
+/// The process's command line, as Linux keeps it: for a framework that
+/// hands a listener none.
+std::vector<std::string> process_arguments();
+
+/// Where the report goes: `out`, or, when `out` is a directory, a report of
+/// this process in it named after the program and the process id (ctest
+/// runs each test of a discovered suite, or each shard, as a process of its
+/// own, and `allocgate merge DIR/*.json` joins them).
+std::string report_path(const std::string& out, const std::string& executable);
+
 /// A run's figures from its counted stats and its end.
 TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end);
 
-/// The failure a leak check reports: what leaked, and the lines holding it.
-std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked,
-                         const std::string& lines);
+/// The failure a leak check reports: what leaked (the test's name escaped for
+/// a terminal), and the lines holding it.
+std::string leak_message(std::string_view test, const allocgate::detail::LiveTotals& leaked, const std::string& lines);
 
 }  // namespace allocgate::integrations

@@ -2,15 +2,20 @@
 // A Catch2 v3 suite written as its tutorial writes one, with no line of
 // allocgate's (run_catch2.sh derives each run's figures and checks them).
 // Sizes are libstdc++'s: a std::string of n > 15 characters allocates n + 1.
+#include <catch2/benchmark/catch_benchmark.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
 #include <string>
+#include <thread>
 #include <vector>
 
 static unsigned int Factorial(unsigned int number) { return number <= 1 ? number : Factorial(number - 1) * number; }
 
 TEST_CASE("Factorials are computed", "[factorial]") {
+#ifdef ALLOCGATE_GROWN  // the build run_catch2.sh gates: one allocation more
+  const std::string grown(100, 'g');
+#endif
   REQUIRE(Factorial(1) == 1);
   REQUIRE(Factorial(2) == 2);
   REQUIRE(Factorial(10) == 3628800);
@@ -48,6 +53,32 @@ TEST_CASE("a failing check is reported with its figures") {
 TEST_CASE("a skipped test is not a case") {
   const std::string s(30, 's');
   SKIP("not run here");
+}
+
+TEST_CASE("a benchmark's calls are not the run's") {
+  const std::string s(40, 'b');                              // 41 B
+  BENCHMARK("copying a string") { return std::string(s); };  // called as often as its timing decides
+}
+
+struct Fixture {
+  std::string name = std::string(40, 'x');  // 41 B, built with the test
+};
+
+TEST_CASE_METHOD(Fixture, "a fixture is the test's") {
+  name += "y";  // 81 B: the string doubles
+  REQUIRE(name.size() == 41);
+}
+
+static const std::string& table() {
+  static const std::string t(100, 't');  // 101 B, once: a first use's
+  return t;
+}
+
+TEST_CASE("a static built on first use") { REQUIRE(table().size() == 100); }
+
+TEST_CASE("a thread's allocations are the test's") {
+  std::thread worker([] { const std::string s(40, 'w'); });  // the thread's state, and 41 B on it
+  worker.join();
 }
 
 TEST_CASE("a deliberate leak") {

@@ -53,6 +53,12 @@ diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from w
 one_time=$(jq -r '.benchmarks[] | select(.name == "a static built on first use") | [.allocgate_one_time_allocs, .allocgate_one_time_bytes] | @tsv' "$work/tests.json")
 [ "$one_time" = "$(printf '1\t101')" ] || fail "the static's first use: '$one_time', not 1 allocation of 101 B"
 
+# A suite built with benchmarking beside an allocgate::catch2 built without.
+status=0
+"$work/build/benchmarking_tests" >"$work/benchmarking.log" 2>&1 || status=$?
+[ "$status" = 2 ] && grep -q "CATCH_CONFIG_ENABLE_BENCHMARKING" "$work/benchmarking.log" ||
+  { cat "$work/benchmarking.log"; fail "a runner built with benchmarking is not refused (exit $status)"; }
+
 # The leak check (the environment: Catch2 refuses a flag it does not know): the leaking test
 # fails through Catch2, naming the line that allocated; the static does not.
 status=0

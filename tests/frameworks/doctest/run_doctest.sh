@@ -44,6 +44,19 @@ diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from w
 one_time=$(jq -r '.benchmarks[] | select(.name == "a static built on first use") | [.allocgate_one_time_allocs, .allocgate_one_time_bytes] | @tsv' "$work/tests.json")
 [ "$one_time" = "$(printf '1\t101')" ] || fail "the static's first use: '$one_time', not 1 allocation of 101 B"
 
+# Shards (doctest's --first/--last), each writing a report of its own into
+# one directory, joined by allocgate merge: the same cases as the whole run.
+mkdir -p "$work/shards"
+for range in "--first=1 --last=4" "--first=5 --last=100"; do
+  # shellcheck disable=SC2086  # the range is two flags
+  "$work/build/tutorial_tests" $range --allocgate-out="$work/shards" >/dev/null 2>&1 || true
+done
+[ "$(find "$work/shards" -name 'tutorial_tests.*.json' | wc -l)" = 2 ] || fail "two shards did not write two reports"
+"$build/reports/allocgate" merge --out "$work/merged.json" "$work/shards"/*.json >"$work/merge.log" 2>&1 ||
+  { cat "$work/merge.log"; fail "merging the shards"; }
+merged=$(jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op", ."leaked_bytes/op", (.allocgate_test_failed // false)] | @tsv' "$work/merged.json" | sort)
+diff <(echo "$got" | sort) <(echo "$merged") || fail "the merged shards differ from the whole run"
+
 # The leak check, with doctest's spelling of the flag: the leaking test
 # fails through doctest, naming the line that allocated; the static does not.
 status=0
