@@ -44,24 +44,27 @@ class InlinedCalls {
     Dwarf* dwarf = dwfl_module_getdwarf(module, &bias);
     if (dwarf == nullptr) return;  // no debug information: symbols only
     bias_ = bias;
-    // First the framework's functions, declared in its namespace; then the
-    // inlined calls of them, which name them (abstract origin, specification).
-    for (const bool calls : {false, true}) {
-      Dwarf_Off offset = 0;
-      Dwarf_Off next = 0;
-      std::size_t header_size = 0;
-      while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
-        Dwarf_Die unit;
-        if (dwarf_offdie(dwarf, offset + header_size, &unit) != nullptr) walk(unit, false, calls, 0);
-        offset = next;
-      }
+    // One walk: the framework's functions, declared in its namespace, and
+    // every inlined call; then the calls of those functions, which name them
+    // (abstract origin, specification).
+    Dwarf_Off offset = 0;
+    Dwarf_Off next = 0;
+    std::size_t header_size = 0;
+    while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+      Dwarf_Die unit;
+      if (dwarf_offdie(dwarf, offset + header_size, &unit) != nullptr) walk(unit, false, 0);
+      offset = next;
     }
+    for (Dwarf_Die& call : calls_) {
+      if (of_framework(call)) add_ranges(call);
+    }
+    calls_.clear();
   }
 
  private:
   static constexpr int kMaxDepth = 256;  // DIE nesting; the compiler's, trusted as the code is
 
-  void walk(Dwarf_Die& parent, bool in_framework, bool calls, int depth) {
+  void walk(Dwarf_Die& parent, bool in_framework, int depth) {
     if (depth > kMaxDepth) return;
     Dwarf_Die child;
     if (dwarf_child(&parent, &child) != 0) return;
@@ -72,13 +75,19 @@ class InlinedCalls {
         const char* name = dwarf_diename(&child);
         inside = name != nullptr && namespace_ == name;
       }
-      if (!calls && inside && tag == DW_TAG_subprogram) functions_.insert(dwarf_dieoffset(&child));
-      if (calls && tag == DW_TAG_inlined_subroutine && of_framework(child)) {
-        add_ranges(child);
-        continue;  // what it inlined in turn is inside its ranges
-      }
-      if (dwarf_haschildren(&child)) walk(child, inside, calls, depth + 1);
+      if (inside && tag == DW_TAG_subprogram) functions_.insert(dwarf_dieoffset(&child));
+      if (tag == DW_TAG_inlined_subroutine) calls_.push_back(child);
+      // A type outside the framework's namespace declares its members, whose
+      // code (and the calls inlined into it) is elsewhere: not walked. Most
+      // of a program's debug information is such types (the standard
+      // library's).
+      if (dwarf_haschildren(&child) && (inside || !is_type(tag))) walk(child, inside, depth + 1);
     } while (dwarf_siblingof(&child, &child) == 0);
+  }
+
+  static bool is_type(int tag) {
+    return tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type ||
+           tag == DW_TAG_enumeration_type || tag == DW_TAG_subroutine_type;
   }
 
   // Whether an inlined call is of a function declared in the namespace:
@@ -110,12 +119,13 @@ class InlinedCalls {
   std::string_view namespace_;
   std::vector<detail::CodeRange>& out_;
   std::unordered_set<Dwarf_Off> functions_;
+  std::vector<Dwarf_Die> calls_;
   Dwarf_Addr bias_ = 0;
 };
 
 int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* arg) {
   const Search& search = *static_cast<const Search*>(arg);
-  InlinedCalls(search.framework_namespace, *search.framework).search(module);
+  const std::size_t before = search.framework->size();
   const int count = dwfl_module_getsymtab(module);
   for (int i = 1; i < count; ++i) {
     GElf_Sym symbol;
@@ -129,6 +139,10 @@ int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* ar
       search.framework->push_back(range);
     }
   }
+  // Only a module with the framework's functions has calls of them inlined
+  // (the framework's headers compiled into it): the others' debug
+  // information is not read.
+  if (search.framework->size() > before) InlinedCalls(search.framework_namespace, *search.framework).search(module);
   return DWARF_CB_OK;
 }
 
