@@ -88,7 +88,11 @@ class CountingListener : public Catch::EventListenerBase {
       c.options_read = true;
     }
     try {
-      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
+      // The wrapped calls tell Catch2's work inlined into a test apart, but
+      // for BENCHMARK's: the debug information is read for a program with one.
+      c.framework = std::make_unique<integrations::FrameworkCode>(
+          "Catch", integrations::calls_catch2_test_bodies,
+          [](std::string_view mangled) { return mangled.find("5Catch9Benchmark") != std::string_view::npos; });
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << "; a BENCHMARK's warm-up is counted\n";
     }

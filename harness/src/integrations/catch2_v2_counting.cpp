@@ -121,6 +121,11 @@ class CountingListener : public Catch::TestEventListenerBase {
     }
     try {
       require_hook();
+    } catch (const HookNotLinked& e) {
+      std::cerr << e.what() << '\n';
+      std::exit(2);
+    }
+    try {
       c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';

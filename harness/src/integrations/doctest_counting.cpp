@@ -102,6 +102,11 @@ class CountingListener : public ::doctest::IReporter {
     }
     try {
       require_hook();
+    } catch (const HookNotLinked& e) {
+      std::cerr << e.what() << '\n';
+      std::exit(2);
+    }
+    try {
       c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller);
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';

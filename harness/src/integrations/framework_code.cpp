@@ -25,6 +25,7 @@ constexpr std::size_t kCachedRules = 4096;  // a power of two: FrameRuleCache's
 
 struct Search {
   std::string_view framework_namespace;
+  bool (*needs_inlined_calls)(std::string_view);
   bool (*is_boundary)(std::string_view);
   std::vector<detail::CodeRange>* framework;
   std::vector<detail::CodeRange>* boundaries;
@@ -126,6 +127,7 @@ class InlinedCalls {
 int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* arg) {
   const Search& search = *static_cast<const Search*>(arg);
   const std::size_t before = search.framework->size();
+  bool inlined_calls = search.needs_inlined_calls == nullptr;
   const int count = dwfl_module_getsymtab(module);
   for (int i = 1; i < count; ++i) {
     GElf_Sym symbol;
@@ -137,12 +139,14 @@ int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* ar
       search.boundaries->push_back(range);
     } else if (names_framework(name, search.framework_namespace)) {
       search.framework->push_back(range);
+      if (!inlined_calls) inlined_calls = search.needs_inlined_calls(name);
     }
   }
   // Only a module with the framework's functions has calls of them inlined
   // (the framework's headers compiled into it): the others' debug
   // information is not read.
-  if (search.framework->size() > before) InlinedCalls(search.framework_namespace, *search.framework).search(module);
+  if (inlined_calls && search.framework->size() > before)
+    InlinedCalls(search.framework_namespace, *search.framework).search(module);
   return DWARF_CB_OK;
 }
 
@@ -183,7 +187,8 @@ bool names_framework(std::string_view mangled, std::string_view framework_namesp
   return false;
 }
 
-FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view)) {
+FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view),
+                             bool (*needs_inlined_calls)(std::string_view)) {
   const PauseCounting pause;
   static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
   Dwfl* dwfl = dwfl_begin(&callbacks);
@@ -191,7 +196,7 @@ FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_bou
   dwfl_report_begin(dwfl);
   dwfl_linux_proc_report(dwfl, getpid());
   dwfl_report_end(dwfl, nullptr, nullptr);
-  Search search{framework_namespace, is_boundary, &framework_, &boundaries_};
+  Search search{framework_namespace, needs_inlined_calls, is_boundary, &framework_, &boundaries_};
   dwfl_getmodules(dwfl, search_module, &search, 0);
   dwfl_end(dwfl);
   if (framework_.empty() || boundaries_.empty()) {

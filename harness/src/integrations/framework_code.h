@@ -24,7 +24,13 @@ class FrameworkCode {
   /// functions `is_boundary` names (by mangled name): the callers of a
   /// test's body. Throws std::runtime_error when either is missing (a
   /// stripped program).
-  FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view mangled));
+  /// Where the framework's functions were inlined into the program's code
+  /// is found too, in the debug information, for a module with a function
+  /// of the framework's that `needs_inlined_calls` names (all, when null).
+  /// That walk of the debug information costs a tenth of a second or more
+  /// at the start of a large suite.
+  FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view mangled),
+                bool (*needs_inlined_calls)(std::string_view mangled) = nullptr);
   FrameworkCode(const FrameworkCode&) = delete;
   FrameworkCode& operator=(const FrameworkCode&) = delete;
 

@@ -39,11 +39,22 @@ plain=$(median_ms "$work/build/suite_plain")
 counted=$(median_ms "$work/build/suite_counted")
 cases=$(jq '.benchmarks | length' "$work/report.json")
 echo "$framework: $tests test cases ($cases counted runs), median of $runs: plain ${plain} ms, counted ${counted} ms"
+# Each program run whole, and with a filter no test passes: the difference is
+# what the tests' runs cost, apart from what the process costs to start.
+case $framework in
+  doctest) none=(-tc=none) ;;
+  catch2_v3) none=("[none]" --allow-running-no-tests) ;;
+  catch2_v2) none=("[none]") ;;
+esac
 if [ "$callgrind" = --callgrind ]; then
   for program in suite_plain suite_counted; do
-    valgrind --tool=callgrind --callgrind-out-file="$work/$program.callgrind" "$work/build/$program" \
-      >/dev/null 2>"$work/$program.valgrind.log" || true
-    instructions=$(grep -m1 '^summary:' "$work/$program.callgrind" | cut -d' ' -f2)
-    echo "$framework: $program: $instructions instructions (callgrind)"
+    for selection in all none; do
+      args=()
+      [ "$selection" = none ] && args=("${none[@]}")
+      valgrind --tool=callgrind --callgrind-out-file="$work/$program.$selection.callgrind" \
+        "$work/build/$program" "${args[@]}" >/dev/null 2>"$work/$program.$selection.valgrind.log" || true
+      instructions=$(grep -m1 '^summary:' "$work/$program.$selection.callgrind" | cut -d' ' -f2)
+      echo "$framework: $program, $selection of the tests: $instructions instructions (callgrind)"
+    done
   done
 fi
