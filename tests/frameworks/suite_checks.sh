@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: Apache-2.0
+# The checks run_catch2.sh, run_catch2_v2.sh and run_doctest.sh share, on a
+# tutorial suite built as a project outside the tree. Sourced; each reads
+# $work, $build (allocgate's build tree) and $suite (the suite's source).
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# Each case of a report, one line each: name, allocs/op, bytes/op, leaked
+# bytes, failed.
+figures_of() {
+  jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op", ."leaked_bytes/op", (.allocgate_test_failed // false)] | @tsv' "$1"
+}
+
+# The line of $suite that holds the text $1.
+line_of() { grep -nF -- "$1" "$suite" | head -1 | cut -d: -f1; }
+
+# check_static REPORT: the static built on first use is reported apart, once.
+check_static() {
+  local one_time
+  one_time=$(jq -r '.benchmarks[] | select(.name == "a static built on first use") | [.allocgate_one_time_allocs, .allocgate_one_time_bytes] | @tsv' "$1")
+  [ "$one_time" = "$(printf '1\t101')" ] || fail "the static's first use: '$one_time', not 1 allocation of 101 B"
+}
+
+# check_shards WHOLE_FIGURES SHARD_ARGS...: each shard (its flags one
+# word, split here) writes a report into one directory; allocgate merge
+# joins them into the whole run's cases.
+check_shards() {
+  local whole=$1 shard merged
+  shift
+  mkdir -p "$work/shards"
+  for shard in "$@"; do
+    # shellcheck disable=SC2086  # a shard's flags, split
+    ALLOCGATE_OUT="$work/shards" "$work/build/tutorial_tests" $shard >/dev/null 2>&1 || true
+  done
+  [ "$(find "$work/shards" -name 'tutorial_tests.*.json' | wc -l)" = $# ] || fail "$# shards did not write $# reports"
+  "$build/reports/allocgate" merge --out "$work/merged.json" "$work/shards"/*.json >"$work/merge.log" 2>&1 ||
+    { cat "$work/merge.log"; fail "merging the shards"; }
+  merged=$(figures_of "$work/merged.json" | sort)
+  diff <(echo "$whole" | sort) <(echo "$merged") || fail "the merged shards differ from the whole run"
+}
+
+# check_leak_failure LOG STATUS EXPECTED_STATUS LEAKED_BYTES SUMMARY_REGEX:
+# with the leak check on, the leaking test (and it alone) fails through the
+# framework, naming the line that allocated; the framework counts it.
+check_leak_failure() {
+  local log=$1 status=$2 expected=$3 bytes=$4 summary=$5 line
+  [ "$status" = "$expected" ] || { cat "$log"; fail "with the leak check: exit $status, not $expected"; }
+  line=$(line_of "new std::string(50, 'l')")
+  grep -q "a deliberate leak leaked $bytes bytes in 2 blocks" "$log" || { cat "$log"; fail "the leak is not reported"; }
+  grep -q "tutorial_test.cpp:$line" "$log" || { cat "$log"; fail "the leak's line $line is not named"; }
+  [ "$(grep -c "leaked" "$log")" = 1 ] || { cat "$log"; fail "a test that does not leak is reported"; }
+  grep -Eq "$summary" "$log" || { cat "$log"; fail "the framework does not count the leak as a failure"; }
+}
+
+# check_gate REPORT GROWN_REPORT TEST: bounds recorded from REPORT pass
+# again; GROWN_REPORT (the suite with one allocation added in TEST, with
+# sites) fails them, naming TEST and the added line.
+check_gate() {
+  local allocgate=$build/reports/allocgate status=0 line
+  "$allocgate" diff --update --bounds "$work/bounds.json" "$1" >"$work/record.log" 2>&1 ||
+    { cat "$work/record.log"; fail "recording the bounds"; }
+  "$allocgate" diff --bounds "$work/bounds.json" "$1" >"$work/gate.log" 2>&1 ||
+    { cat "$work/gate.log"; fail "the recorded bounds do not pass again"; }
+  "$allocgate" diff --bounds "$work/bounds.json" "$2" >"$work/grown.log" 2>&1 || status=$?
+  line=$(line_of "const std::string grown(100, 'g');")
+  [ "$status" = 1 ] || { cat "$work/grown.log"; fail "the gate passed an added allocation (exit $status)"; }
+  grep -qF "$3" "$work/grown.log" && grep -q "tutorial_test.cpp:$line" "$work/grown.log" ||
+    { cat "$work/grown.log"; fail "the gate does not name the test and the line $line"; }
+}
+
+# The size of the standard library's std::string: a leaked one's object.
+string_size() {
+  printf '#include <string>\nint main() { return sizeof(std::string); }' | g++ -x c++ - -o "$work/size" && "$work/size"
+  echo $?
+}
