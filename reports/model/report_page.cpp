@@ -376,9 +376,13 @@ struct TestRow {
 // chartN, flameN), whatever the suite is named.
 std::string test_anchor(const std::string& suite) { return "suite-" + suite; }
 
-std::string suite_of(const std::string& test) {
-  const std::size_t dot = test.find('.');
-  return dot == std::string::npos ? std::string() : test.substr(0, dot);
+// A GoogleTest test's suite is before its dot (Suite.Test). Catch2's and
+// doctest's runs are named by their path (test case/section/section): a
+// test case's runs make its section.
+std::string suite_of(const std::string& test, bool runs_by_path) {
+  const std::size_t end = test.find(runs_by_path ? '/' : '.');
+  if (runs_by_path) return test.substr(0, end);
+  return end == std::string::npos ? std::string() : test.substr(0, end);
 }
 
 // Leaking first, then by allocs/op, then by name.
@@ -395,7 +399,8 @@ std::string number_cell(std::optional<double> value) {
   return "<td class=\"n\" data-v=\"" + files::json_number(*value).dump() + "\">" + files::readable(*value) + "</td>";
 }
 
-void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_suite_links, std::size_t cut = 0) {
+void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_suite_links, bool runs_by_path,
+                std::size_t cut = 0) {
   body << "<table class=\"sortable tests\"><thead><tr><th>test</th><th>allocs/op</th><th>B/op</th><th>peak "
           "bytes</th><th>leaked B</th><th>kept B</th><th>one-time allocs</th></tr></thead><tbody>\n";
   for (const TestRow& row : rows) {
@@ -403,7 +408,8 @@ void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_
     const double leaked = c.leaked_bytes_per_op.value_or(0);
     body << "<tr" << (leaked > 0 ? " class=\"leaked\"" : "") << "><td>";
     if (with_suite_links) {
-      body << "<a href=\"#" << files::html_text(test_anchor(suite_of(c.name))) << "\">" << files::html_text(c.name)
+      body << "<a href=\"#" << files::html_text(test_anchor(suite_of(c.name, runs_by_path))) << "\">"
+           << files::html_text(c.name)
            << "</a>";
     } else {
       body << files::html_text(c.name);
@@ -429,22 +435,24 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
     const CaseResult& kept = decoded.emplace_back(std::move(c));
     all.push_back(TestRow{&kept, kept.kept_bytes.value_or(0), kept.one_time_allocs.value_or(0)});
   }
+  const bool runs_by_path = report.context_text(keys::kTests) != "googletest";
   std::map<std::string, std::vector<TestRow>> suites;
   std::size_t leaking = 0, keeping = 0, failed = 0;
   for (const TestRow& row : all) {
-    suites[suite_of(row.c->name)].push_back(row);
+    suites[suite_of(row.c->name, runs_by_path)].push_back(row);
     leaking += row.c->leaked_bytes_per_op.value_or(0) > 0;
     keeping += row.kept_bytes > 0;
     failed += row.c->test_failed;
   }
-  body << "<p class=\"summary\">" << all.size() << " tests in " << suites.size() << " suites: " << leaking << " leak, "
+  body << "<p class=\"summary\">" << all.size() << (runs_by_path ? " runs of " : " tests in ") << suites.size()
+       << (runs_by_path ? " test cases: " : " suites: ") << leaking << " leak, "
        << keeping << " keep memory (reachable at their end), " << failed << " failed.</p>\n";
   std::vector<TestRow> heaviest = all;
   const std::size_t shown = std::min<std::size_t>(heaviest.size(), 20);
   std::partial_sort(heaviest.begin(), heaviest.begin() + static_cast<std::ptrdiff_t>(shown), heaviest.end(), heavier);
   heaviest.resize(shown);
   body << "<section class=\"suite\"><h2>The tests that leak or allocate most</h2>\n";
-  test_table(body, heaviest, true);
+  test_table(body, heaviest, true, runs_by_path);
   body << "</section>\n";
 
   // Suites with a leaking test first, then by their heaviest test.
@@ -459,7 +467,7 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
     const std::size_t shown = data.budget.take_rows(rows.size());
     const std::size_t cut = rows.size() - shown;
     rows.resize(shown);
-    test_table(body, rows, false, cut);
+    test_table(body, rows, false, runs_by_path, cut);
     for (const TestRow& row : rows) {
       const CaseResult& c = *row.c;
       if (c.sites.empty() && c.stacks.empty()) continue;

@@ -119,6 +119,25 @@ TEST(Table, AUsersBenchmarksAreAnHtmlTableWithTheirSites) {
   EXPECT_EQ(data["charts"][2]["series"][0]["points"][0]["text"], "25.0");  // as the table prints it
 }
 
+// A Catch2 or doctest report names each run by its path: a test case's runs
+// make its section, whatever its name holds (a dot, which splits a
+// GoogleTest name into suite and test).
+TEST(Table, ACatch2OrDoctestReportHasASectionPerTestCase) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for (const char* name : {"vectors grow/push_back", "vectors grow/reserve first", "version 1.2 parses"}) {
+    benchmarks.push_back({{"name", name}, {"allocs/op", 1}, {"bytes/op", 8}, {"iterations", 1}});
+  }
+  const Report r = report_from_json(
+      nlohmann::json{{"context", {{"allocgate_tests", "doctest"}}}, {"benchmarks", benchmarks}}, "tests.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const std::string body = page_text::body_of(out.str());
+  EXPECT_NE(body.find("3 runs of 2 test cases"), std::string::npos) << body;
+  EXPECT_NE(body.find("<h2 id=\"suite-vectors grow\">vectors grow</h2>"), std::string::npos) << body;
+  EXPECT_NE(body.find("<h2 id=\"suite-version 1.2 parses\">version 1.2 parses</h2>"), std::string::npos) << body;
+  EXPECT_NE(body.find("<a href=\"#suite-vectors grow\">vectors grow/push_back</a>"), std::string::npos) << body;
+}
+
 TEST(Table, ADifferingOutputIsFlagged) {
   Report r = read_report(kFixtures + "/report.json");
   const std::size_t v4 = *CaseIndex(r).index_of("log_report/v4/2000");
