@@ -127,6 +127,10 @@ class CountingListener : public Catch::TestEventListenerBase {
     }
     try {
       c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
+      if (c.framework->without_debug_information()) {
+        std::cerr << "allocgate: the program has no debug information (built without -g): what Catch2's functions "
+                     "inlined into a test allocate is counted as the test's\n";
+      }
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
       std::exit(2);

@@ -108,6 +108,10 @@ class CountingListener : public ::doctest::IReporter {
     }
     try {
       c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller);
+      if (c.framework->without_debug_information()) {
+        std::cerr << "allocgate: the program has no debug information (built without -g): what doctest's functions "
+                     "inlined into a test allocate is counted as the test's\n";
+      }
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
       std::exit(2);

@@ -29,6 +29,7 @@ struct Search {
   bool (*is_boundary)(std::string_view);
   std::vector<detail::CodeRange>* framework;
   std::vector<detail::CodeRange>* boundaries;
+  bool* without_debug_information;
 };
 
 // An optimizing compiler inlines the framework's functions into the test's
@@ -40,10 +41,12 @@ class InlinedCalls {
   InlinedCalls(std::string_view framework_namespace, std::vector<detail::CodeRange>& out)
       : namespace_(framework_namespace), out_(out) {}
 
-  void search(Dwfl_Module* module) {
+  // False when the module has no debug information of the framework's
+  // code (its own translation units built without -g): symbols only.
+  bool search(Dwfl_Module* module) {
     Dwarf_Addr bias = 0;
     Dwarf* dwarf = dwfl_module_getdwarf(module, &bias);
-    if (dwarf == nullptr) return;  // no debug information: symbols only
+    if (dwarf == nullptr) return false;
     bias_ = bias;
     // One walk: the framework's functions, declared in its namespace, and
     // every inlined call; then the calls of those functions, which name them
@@ -60,6 +63,7 @@ class InlinedCalls {
       if (of_framework(call)) add_ranges(call);
     }
     calls_.clear();
+    return !functions_.empty();
   }
 
  private:
@@ -145,8 +149,10 @@ int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* ar
   // Only a module with the framework's functions has calls of them inlined
   // (the framework's headers compiled into it): the others' debug
   // information is not read.
-  if (inlined_calls && search.framework->size() > before)
-    InlinedCalls(search.framework_namespace, *search.framework).search(module);
+  if (inlined_calls && search.framework->size() > before &&
+      !InlinedCalls(search.framework_namespace, *search.framework).search(module)) {
+    *search.without_debug_information = true;
+  }
   return DWARF_CB_OK;
 }
 
@@ -196,7 +202,8 @@ FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_bou
   dwfl_report_begin(dwfl);
   dwfl_linux_proc_report(dwfl, getpid());
   dwfl_report_end(dwfl, nullptr, nullptr);
-  Search search{framework_namespace, needs_inlined_calls, is_boundary, &framework_, &boundaries_};
+  Search search{framework_namespace, needs_inlined_calls, is_boundary,
+                &framework_,         &boundaries_,        &without_debug_information_};
   dwfl_getmodules(dwfl, search_module, &search, 0);
   dwfl_end(dwfl);
   if (framework_.empty() || boundaries_.empty()) {

@@ -40,11 +40,16 @@ class FrameworkCode {
   static void stop_telling();
 
   std::size_t functions() const { return framework_.size(); }
+  /// Whether a module whose inlined calls were wanted had no debug
+  /// information (built without -g): an optimizing compiler's inlining of
+  /// the framework's functions into a test is then not told apart.
+  bool without_debug_information() const { return without_debug_information_; }
 
  private:
   std::vector<detail::CodeRange> framework_;
   std::vector<detail::CodeRange> boundaries_;
   std::vector<detail::FrameRule> rules_;
+  bool without_debug_information_ = false;
   detail::FrameworkCode code_;
 };
 
