@@ -198,6 +198,11 @@ endfunction()
 # wrapped calls and a listener) and allocgate::catch2_main (the same, with
 # Catch2's own main), on Catch2::Catch2.
 function(allocgate_add_catch2_integration)
+  if(NOT TARGET Catch2::Catch2)
+    message(FATAL_ERROR "allocgate's catch2 component is compiled against Catch2::Catch2, which this project has "
+                        "not got yet: find_package(Catch2) or FetchContent_MakeAvailable(Catch2) before "
+                        "find_package(allocgate COMPONENTS catch2)")
+  endif()
   # Catch2 v2 (2.13 has a Catch2WithMain too) is told by its version, or by
   # its one header where the version is not told.
   _allocgate_framework_version(Catch2::Catch2 Catch2_VERSION "project\\(Catch2" version)
@@ -240,6 +245,11 @@ endfunction()
 # is wrapped, as doctest's runner is compiled into the program's own code
 # (src/integrations/doctest_counting.cpp).
 function(allocgate_add_doctest_integration)
+  if(NOT TARGET doctest::doctest)
+    message(FATAL_ERROR "allocgate's doctest component is compiled against doctest::doctest, which this project "
+                        "has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before "
+                        "find_package(allocgate COMPONENTS doctest)")
+  endif()
   _allocgate_integration_library(allocgate_doctest OBJECT EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
   target_link_libraries(allocgate_doctest PUBLIC doctest::doctest allocgate::integration_support allocgate::files)
   _allocgate_link_harness(allocgate_doctest)

@@ -26,4 +26,5 @@ configure() {
 configure old_version 1 "allocgate: GoogleTest 1.10.0 (GTest::gtest) is outside the versions allocgate is tested with (1.11 to 1.18): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON to try it" -DCASE=old_version
 configure old_version_allowed 0 "GoogleTest 1.10.0 (GTest::gtest) is outside the versions" -DCASE=old_version -DALLOCGATE_UNTESTED_FRAMEWORKS=ON
 configure shared_main 1 "tests links GTest::gtest_main, a shared library whose main() calls the framework where allocgate cannot count it: link allocgate::gtest_main in its place" -DCASE=shared_main -DGTEST_SOURCE="$work/googletest-1.18.0"
-echo "PASS: an old GoogleTest and a shared gtest_main refused in one line each"
+configure doctest_after 1 "allocgate's doctest component is compiled against doctest::doctest, which this project has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before find_package(allocgate COMPONENTS doctest)" -DCASE=doctest_after
+echo "PASS: an old GoogleTest, a shared gtest_main and doctest found after allocgate refused in one line each"
