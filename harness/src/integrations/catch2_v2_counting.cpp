@@ -120,7 +120,7 @@ class CountingListener : public Catch::TestEventListenerBase {
       std::exit(2);
     }
     try {
-      require_hook();
+      integrations::TestRun::prepare_suite();
     } catch (const HookNotLinked& e) {
       std::cerr << e.what() << '\n';
       std::exit(2);
@@ -135,10 +135,6 @@ class CountingListener : public Catch::TestEventListenerBase {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
       std::exit(2);
     }
-    allocgate::testing::detail::resolve_static_guards();
-    allocgate::detail::prepare_reachability();
-    allocgate::detail::clear_new_blocks();
-    allocgate::detail::hold_freed_blocks();
     c.started = true;
   }
 

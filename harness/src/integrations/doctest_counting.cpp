@@ -101,7 +101,7 @@ class CountingListener : public ::doctest::IReporter {
       std::exit(2);
     }
     try {
-      require_hook();
+      integrations::TestRun::prepare_suite();
     } catch (const HookNotLinked& e) {
       std::cerr << e.what() << '\n';
       std::exit(2);
@@ -117,10 +117,6 @@ class CountingListener : public ::doctest::IReporter {
       std::exit(2);
     }
     make_room_for_messages();
-    allocgate::testing::detail::resolve_static_guards();
-    allocgate::detail::prepare_reachability();
-    allocgate::detail::clear_new_blocks();
-    allocgate::detail::hold_freed_blocks();
     c.started = true;
   }
 

@@ -7,6 +7,7 @@
 
 #include "counting/reachability.h"
 #include "counting/thread_state.h"
+#include "integrations/static_guard.h"
 
 namespace allocgate::integrations {
 namespace {
@@ -36,6 +37,14 @@ void take_out(AllocationStats& stats, const AllocationStats& from, const Allocat
                                         static_cast<std::int64_t>(stats.peak_live_bytes) - made, 0))
                                   : 0;
   stats.peak_live_bytes = std::max<std::uint64_t>(from.peak_live_bytes, after);
+}
+
+void TestRun::prepare_suite() {
+  require_hook();
+  allocgate::testing::detail::resolve_static_guards();
+  allocgate::detail::prepare_reachability();
+  allocgate::detail::clear_new_blocks();
+  allocgate::detail::hold_freed_blocks();
 }
 
 TestRun::TestRun() = default;

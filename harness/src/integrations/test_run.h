@@ -42,6 +42,12 @@ void take_out(AllocationStats& stats, const AllocationStats& from, const Allocat
 
 class TestRun {
  public:
+  /// What a framework's run of tests does once, before its first test:
+  /// checks that the hook is linked (HookNotLinked), learns the runtime's
+  /// static guards, and prepares the leak check's marking (new blocks
+  /// cleared, freed blocks no test allocated held back).
+  static void prepare_suite();
+
   TestRun();
   ~TestRun();
   TestRun(const TestRun&) = delete;
