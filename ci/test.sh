@@ -21,6 +21,7 @@ long=false
 [ "${1:-}" = --long ] && long=true
 if $long; then
   default="release clang libcxx asan-ubsan tsan-all fuzz"
+  export ALLOCGATE_VERDICT_RUNS=100  # tests/frameworks: each leak verdict in 100 runs of each address layout
 else
   default="release libcxx asan-ubsan tsan fuzz"
 fi

@@ -10,12 +10,14 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "allocgate/allocgate.h"
 #include "allocgate/sites.h"
+#include "capture/fix_hint.h"
 #include "escape.h"
 
 namespace {
@@ -60,6 +62,11 @@ struct Widget {
   long a = 1, b = 2, c = 3, d = 4;
   std::function<long()> f = [a, b, c, d] { return a + b + c + d; };  // 32 bytes of captures
   escape(&f);
+}
+
+[[gnu::noinline]] void start_a_thread() {
+  std::thread worker([] {});
+  worker.join();
 }
 
 [[gnu::noinline]] void regex_per_call() {
@@ -129,6 +136,7 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   shared_from_new();
   big_function();
   regex_per_call();
+  start_a_thread();
   fill_a_map();
   temporary_key(lookup_table);
   literal_key(lookup_table);
@@ -145,6 +153,7 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
       {"shared_from_new", "make_shared"},
       {"big_function", "std::function whose callable does not fit"},
       {"regex_per_call", "std::regex compiled here"},
+      {"start_a_thread", "std::thread started"},
       {"fill_a_map", "node-based container"},
       {"temporary_key", "heterogeneous lookup"},
       {"literal_key", "std::less<>"},
@@ -168,6 +177,25 @@ TEST(FixHint, EachPatternGetsItsHintAndNoOther) {
   }
   for (void* p : g_kept) delete[] static_cast<char*>(p);
   g_kept.clear();
+}
+
+// A thread emplaced into a vector that grows for it: its state is made
+// inside the vector's reallocation, and is a thread's, not the vector's.
+TEST(FixHint, AThreadsStateIsNotAVectorsGrowth) {
+  const std::vector<allocgate::SiteFrame> libstdcxx{
+      {"std::thread::thread<Pool::start()::{lambda()#1}, , void>", "", 0},
+      {"void std::vector<std::thread, std::allocator<std::thread> >::_M_realloc_insert<Pool::start()::{lambda()#1}>",
+       "", 0},
+      {"std::thread& std::vector<std::thread, std::allocator<std::thread> >::emplace_back<Pool::start()::{lambda()#1}>",
+       "", 0}};
+  EXPECT_NE(allocgate::detail::fix_hint(libstdcxx, false).find("std::thread started"), std::string::npos);
+  const std::vector<allocgate::SiteFrame> libcxx{
+      {"std::__1::thread::thread<Pool::start()::$_0, void>", "", 0},
+      {"void std::__1::vector<std::__1::thread>::__emplace_back_slow_path<Pool::start()::$_0>", "", 0}};
+  EXPECT_NE(allocgate::detail::fix_hint(libcxx, false).find("std::thread started"), std::string::npos);
+  // The vector's own buffer, grown, keeps its hint.
+  EXPECT_NE(allocgate::detail::fix_hint({libstdcxx[1], libstdcxx[2]}, false).find("std::vector that grows"),
+            std::string::npos);
 }
 
 [[gnu::noinline]] void throwaways(int n) {

@@ -10,10 +10,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <thread>
 
 #include "allocgate/scope.h"
+#include "counting/other_threads.h"
 #include "counting/reachability.h"
 
 namespace {
@@ -92,6 +96,67 @@ TEST_F(Reachability, AWordIntoMemoryThatFaultsIsSkippedAndTheMarkingGoesOn) {
   g_held = nullptr;
   g_into_faulting_memory = nullptr;
   ::munmap(mapping, 2 * static_cast<std::size_t>(page));
+}
+
+// A block that only another thread holds, in a local of its running frame
+// (a pool's worker and the task it runs), is reached: that thread is
+// stopped and its stack and registers read. One held only by a frame the
+// worker has returned from is not. The worker goes on afterwards.
+TEST_F(Reachability, ABlockAnotherThreadHoldsOnItsStackIsReached) {
+  allocgate::detail::prepare_reachability();
+  ASSERT_TRUE(allocgate::detail::prepare_stopping_threads());
+  std::atomic<std::uintptr_t> held_bits{0};
+  std::atomic<bool> release{false};
+  std::atomic<int> spins{0};
+  std::thread worker([&] {
+    Node* const held = new Node;  // its only pointer: this frame's, or a register
+    held_bits = reinterpret_cast<std::uintptr_t>(held) ^ 1;
+    while (!release.load()) {
+      asm volatile("" : : "r"(held) : "memory");
+      spins.fetch_add(1);
+      std::this_thread::yield();
+    }
+    delete held;
+  });
+  while (held_bits.load() == 0) std::this_thread::yield();
+  const auto* held = reinterpret_cast<const Node*>(held_bits.load() ^ 1);
+  ReachedBlocks reached;
+  mark_reachable(reached, __builtin_frame_address(0));
+  EXPECT_TRUE(reached.complete());
+  EXPECT_TRUE(reached.contains(held));
+  // Let go, the worker runs on: its spins go on counting.
+  const int before = spins.load();
+  while (spins.load() == before) std::this_thread::yield();
+  release = true;
+  worker.join();
+}
+
+TEST_F(Reachability, StoppingThreadsStopsEachOtherThreadAndLetsThemGo) {
+  allocgate::detail::prepare_reachability();
+  ASSERT_TRUE(allocgate::detail::prepare_stopping_threads());
+  std::atomic<bool> release{false};
+  std::atomic<int> ready{0};
+  std::thread a([&] {
+    ready.fetch_add(1);
+    while (!release.load()) std::this_thread::yield();
+  });
+  std::thread b([&] {
+    ready.fetch_add(1);
+    while (!release.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  });
+  while (ready.load() < 2) std::this_thread::yield();
+  {
+    const allocgate::detail::StoppedThreads stopped;
+    EXPECT_GE(stopped.size(), 2u);  // and a sanitizer's own threads, where they take the signal
+    EXPECT_EQ(stopped.unanswered(), 0u);
+    for (std::size_t i = 0; i < stopped.size(); ++i) EXPECT_NE(stopped[i].stack_pointer, 0u);
+    // One stop at a time: another made meanwhile stops nothing.
+    const allocgate::detail::StoppedThreads second;
+    EXPECT_EQ(second.size(), 0u);
+  }
+  release = true;
+  a.join();
+  b.join();
 }
 
 }  // namespace

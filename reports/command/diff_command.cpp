@@ -5,14 +5,17 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "bounds_file.h"
 #include "escape.h"
 #include "filter.h"
+#include "format.h"
 #include "gate.h"
 #include "input_error.h"
 #include "io.h"
 #include "junit.h"
+#include "runs.h"
 #include "subcommand.h"
 
 namespace allocgate::command {
@@ -20,6 +23,7 @@ namespace {
 
 struct Options {
   std::string bounds_file, report, toolchain, junit, base;
+  std::vector<std::string> more_runs;  // with --update: further runs of the same suite
   bool markdown = false, strict = false, update = false, allow_loosen = false;
 };
 
@@ -42,13 +46,15 @@ std::string report_toolchain(const reports::Report& report, const std::string& o
   return key;
 }
 
-int update(const Options& o, const reports::Report& report, const std::string& toolchain) {
+int update(const Options& o, const reports::Report& report, const std::string& toolchain,
+           const reports::Spreads& spreads) {
   std::vector<reports::BoundChange> changes;
   std::vector<std::string> refused;
   struct Refused {};
   try {
     bounds::update_bounds_file(o.bounds_file, [&](bounds::BoundsFile& recorded) {
-      recorded = reports::update_bounds(std::move(recorded), report, toolchain, o.allow_loosen, changes, refused);
+      recorded =
+          reports::update_bounds(std::move(recorded), report, toolchain, o.allow_loosen, changes, refused, &spreads);
       if (!refused.empty()) throw Refused{};  // before anything is written
     });
   } catch (const Refused&) {
@@ -58,7 +64,15 @@ int update(const Options& o, const reports::Report& report, const std::string& t
   }
   std::size_t changed = 0;
   for (const reports::BoundChange& change : changes) {
-    std::cout << files::terminal_text(reports::describe(change, report)) << "\n";
+    std::cout << files::terminal_text(reports::describe(change, report));
+    if (change.kind == reports::BoundChange::Kind::added) {
+      const std::string name(report.cases.name(change.case_index));
+      if (const auto spread = spreads.find(name); spread != spreads.end()) {
+        std::cout << ", " << files::terminal_text(reports::describe("it", spread->second)) << ": tolerance "
+                  << files::exact(spread->second.allocs_max - spread->second.allocs_min);
+      }
+    }
+    std::cout << "\n";
     if (change.kind != reports::BoundChange::Kind::failed_test) ++changed;
   }
   std::cout << files::terminal_text(o.bounds_file) << ": " << changed << " change(s) for "
@@ -67,9 +81,22 @@ int update(const Options& o, const reports::Report& report, const std::string& t
 }
 
 int diff(const Options& o) {
-  reports::Report report = read_report_saying_source(o.report);
+  if (!o.more_runs.empty() && !o.update) {
+    throw files::InputError(
+        "several reports are read with --update only (runs of one suite, recorded as ranges); "
+        "the gate reads one");
+  }
+  reports::Spreads spreads;
+  reports::Report report;
+  if (o.more_runs.empty()) {
+    report = read_report_saying_source(o.report);
+  } else {
+    std::vector<reports::NamedReport> runs{{o.report, read_report_saying_source(o.report)}};
+    for (const std::string& file : o.more_runs) runs.push_back({file, read_report_saying_source(file)});
+    report = reports::fold_runs(std::move(runs), spreads);
+  }
   const std::string toolchain = report_toolchain(report, o.toolchain, o.report);
-  if (o.update) return update(o, report, toolchain);
+  if (o.update) return update(o, report, toolchain, spreads);
   std::error_code error;
   if (!std::filesystem::exists(o.bounds_file, error) && !error) {
     // The first run of a new gate: say how to record the bounds from this report.
@@ -117,6 +144,9 @@ Subcommand add_diff_command(CLI::App& app) {
   CLI::App* diff_app = app.add_subcommand("diff", "Gate a report against recorded allocs/op bounds");
   diff_app->add_option("--bounds", o->bounds_file, "The bounds file, e.g. ci/alloc-bounds.json")->required();
   diff_app->add_option("report", o->report, "A report from allocgate run, or a Google Benchmark JSON")->required();
+  diff_app->add_option("runs", o->more_runs,
+                       "With --update: more runs of the same suite; a case whose figures differ between them is "
+                       "recorded as their range (a tolerance)");
   diff_app->add_option("--toolchain", o->toolchain, "Use these bounds instead of the report's toolchain");
   diff_app->add_option("--base", o->base,
                        "A report of the base commit with sites: name the lines whose allocations grew from it");

@@ -596,9 +596,14 @@ std::string describe(const BoundChange& change, const Report& report) {
   }
   std::string line = change.kind == Kind::added       ? "added "
                      : change.kind == Kind::tightened ? "tightened "
+                     : change.kind == Kind::widened   ? "widened "
                                                       : "loosened ";
   line += report.cases.name(change.case_index);
-  line += change.bytes ? ": bytes/op " : ": allocs/op ";
+  if (change.kind == Kind::widened) {
+    line += change.bytes ? ": bytes/op tolerance " : ": allocs/op tolerance ";
+  } else {
+    line += change.bytes ? ": bytes/op " : ": allocs/op ";
+  }
   if (change.kind != Kind::added) line.append(files::exact(change.from)).append(" -> ");
   line += files::exact(change.to);
   return line;
@@ -606,8 +611,13 @@ std::string describe(const BoundChange& change, const Report& report) {
 
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
                                  bool allow_loosen, std::vector<BoundChange>& changes,
-                                 std::vector<std::string>& refused) {
+                                 std::vector<std::string>& refused, const Spreads* spreads) {
   bounds::ToolchainBounds& section = bounds.toolchains[toolchain];
+  const auto spread_of = [&](const std::string& name) -> const Spread* {
+    if (spreads == nullptr) return nullptr;
+    const auto it = spreads->find(name);
+    return it == spreads->end() ? nullptr : &it->second;
+  };
   // Bounds are changed in place first and added after, all at once: an
   // addition out of name order is sorted in by the sort() that ends the
   // update, where a lookup after it would sort the section each time.
@@ -622,7 +632,30 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
     const std::optional<std::size_t> at = section.index_of(c.name);
     std::optional<bounds::Bound> bound;
     if (at) bound = section[*at].bound;
-    if (!bound || bound->tolerance == 0) {
+    const Spread* spread = spread_of(c.name);
+    if (spread != nullptr && bound) {
+      const double allocs_room = spread->allocs_max - spread->allocs_min;
+      const double bytes_room = spread->bytes_max - spread->bytes_min;
+      if (bound->tolerance < allocs_room || (bound->bytes_per_op && bound->bytes_tolerance < bytes_room)) {
+        if (!allow_loosen) {
+          refused.push_back("not recording " + describe(c.name, *spread) +
+                            ", a range wider than its bound's tolerance (" + files::exact(bound->tolerance) +
+                            " allocs/op, " + files::exact(bound->bytes_tolerance) +
+                            " bytes/op): --allow-loosen widens it");
+          continue;
+        }
+        if (bound->tolerance < allocs_room) {
+          changes.push_back({index, BoundChange::Kind::widened, false, bound->tolerance, allocs_room});
+          bound->tolerance = allocs_room;
+        }
+        if (bound->bytes_per_op && bound->bytes_tolerance < bytes_room) {
+          changes.push_back({index, BoundChange::Kind::widened, true, bound->bytes_tolerance, bytes_room});
+          bound->bytes_tolerance = bytes_room;
+        }
+        section.set(*at, *bound);
+      }
+    }
+    if (spread == nullptr && (!bound || bound->tolerance == 0)) {
       if (const std::string why = flaky_figures(c); !why.empty()) {
         refused.push_back("not recording " + c.name + ": " + why +
                           "; make every iteration allocate the same, or give its bound a \"tolerance\"");
@@ -651,6 +684,11 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
     bounds::Bound b;
     b.allocs_per_op = c.allocs_per_op;
     b.bytes_per_op = c.bytes_per_op;
+    if (const Spread* spread = spread_of(c.name)) {
+      b.tolerance = spread->allocs_max - spread->allocs_min;
+      if (b.bytes_per_op) b.bytes_tolerance = spread->bytes_max - spread->bytes_min;
+      b.note = describe("it", *spread) + ": the bound is the most a run reached, its tolerance the range's width";
+    }
     section.add(c.name, b);
   }
   // A report's names are unique (read_report refuses one twice), and only

@@ -18,6 +18,7 @@
 #include "bounds_file.h"
 #include "index_iterator.h"
 #include "report.h"
+#include "runs.h"
 
 namespace allocgate::reports {
 
@@ -131,7 +132,8 @@ void print_github_annotations(std::ostream& out, const GateResult& result);
 struct BoundChange {
   /// failed_test: not a change; a failed test's figures are never recorded
   /// (they hold the framework's formatting of the failure).
-  enum class Kind : std::uint8_t { added, tightened, loosened, failed_test };
+  /// widened: a tolerance made as wide as the range the runs saw (fold_runs).
+  enum class Kind : std::uint8_t { added, tightened, loosened, widened, failed_test };
   std::uint32_t case_index;  ///< into the report's cases
   Kind kind;
   bool bytes;   ///< bytes/op moved; else allocs/op (the figure added, for an added bound)
@@ -152,8 +154,14 @@ std::string describe(const BoundChange& change, const Report& report);
 /// count), unless the case's bound has a tolerance. `refused` receives one
 /// line per such case, naming it and the likely cause; the caller writes
 /// nothing when it is not empty.
+///
+/// `spreads`: the report folds several runs (runs.h), and these cases'
+/// figures differed between them. Each is recorded at the most a run
+/// reached, with a tolerance of the range's width (so a run may reach one
+/// range past it), and a note saying so; a bound whose tolerance is
+/// narrower is refused unless allow_loosen widens it.
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
                                  bool allow_loosen, std::vector<BoundChange>& changes,
-                                 std::vector<std::string>& refused);
+                                 std::vector<std::string>& refused, const Spreads* spreads = nullptr);
 
 }  // namespace allocgate::reports

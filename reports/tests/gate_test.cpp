@@ -3,6 +3,7 @@
 // toolchain sections, the three output forms, and --update.
 
 #include "gate.h"
+#include "runs.h"
 
 #include <gtest/gtest.h>
 #include <algorithm>
@@ -183,6 +184,64 @@ TEST(GateUpdate, AFailedTestsFiguresAreNeverRecorded) {
                                       "not recorded Suite.New: the test failed, and a failed test's figures hold its "
                                       "framework's formatting of the failure",
                                       "added Suite.Passes: allocs/op 1"}));
+}
+
+// Three unchanged runs of a suite whose threaded test's figures depend on
+// scheduling: recorded at the most a run reached, with the range as its
+// tolerance and a note; the single-threaded test keeps an exact bound. Every
+// run then passes; one added allocation per call (here 10,000 calls) fails.
+TEST(GateUpdate, RunsWhoseFiguresVaryAreRecordedAsTheirRange) {
+  const auto run = [](double flush_allocs, double flush_bytes) {
+    return report_of(
+        json::array({{{"name", "multithread flush"}, {"allocs_per_op", flush_allocs}, {"bytes_per_op", flush_bytes}},
+                     {{"name", "single thread"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}}}));
+  };
+  std::vector<NamedReport> runs{
+      {"1.json", run(49950, 800000)}, {"2.json", run(50050, 801600)}, {"3.json", run(49939, 799824)}};
+  Spreads spreads;
+  const Report folded = fold_runs(runs, spreads);
+  ASSERT_EQ(spreads.size(), 1u);
+  EXPECT_EQ(describe("multithread flush", spreads.at("multithread flush")),
+            "multithread flush varies between 3 runs: allocs/op 49939-50050, bytes/op 799824-801600");
+  std::vector<BoundChange> changes;
+  std::vector<std::string> refused;
+  const BoundsFile b = update_bounds(bounds_of(json::object()), folded, "tc", false, changes, refused, &spreads);
+  EXPECT_TRUE(refused.empty());
+  const Bound flush = b.toolchains.at("tc").find("multithread flush").value();
+  EXPECT_EQ(flush.allocs_per_op, 50050);
+  EXPECT_EQ(flush.tolerance, 111);
+  EXPECT_EQ(flush.bytes_per_op, 801600);
+  EXPECT_EQ(flush.bytes_tolerance, 1776);
+  EXPECT_NE(flush.note.find("varies between 3 runs"), std::string::npos) << flush.note;
+  const Bound single = b.toolchains.at("tc").find("single thread").value();
+  EXPECT_EQ(single.allocs_per_op, 3);
+  EXPECT_EQ(single.tolerance, 0);
+  for (const NamedReport& r : runs) EXPECT_FALSE(evaluate(r.report, b, "tc", "b").failed(false)) << r.source;
+  EXPECT_TRUE(evaluate(run(49950 + 10000, 800000 + 320000), b, "tc", "b").failed(false));
+  EXPECT_TRUE(evaluate(report_of(json::array(
+                           {{{"name", "multithread flush"}, {"allocs_per_op", 50000}, {"bytes_per_op", 800000}},
+                            {{"name", "single thread"}, {"allocs_per_op", 4}, {"bytes_per_op", 96}}})),
+                       b, "tc", "b")
+                  .failed(false));
+
+  // An exact bound recorded before is not widened without --allow-loosen.
+  changes.clear();
+  const BoundsFile exact = bounds_of({{"multithread flush", {{"allocs_per_op", 50050}}}});
+  update_bounds(exact, folded, "tc", false, changes, refused, &spreads);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(refused[0].find("--allow-loosen widens it"), std::string::npos) << refused[0];
+  refused.clear();
+  const BoundsFile widened = update_bounds(exact, folded, "tc", true, changes, refused, &spreads);
+  EXPECT_EQ(widened.toolchains.at("tc").find("multithread flush").value().tolerance, 111);
+  const std::vector<std::string> said = lines(changes, folded);
+  EXPECT_NE(std::find(said.begin(), said.end(), "widened multithread flush: allocs/op tolerance 0 -> 111"), said.end());
+}
+
+TEST(GateUpdate, RunsOfAnotherSuiteAreRefused) {
+  Spreads spreads;
+  std::vector<NamedReport> runs{{"1.json", report_of(json::array({{{"name", "a"}, {"allocs_per_op", 1}}}))},
+                                {"2.json", report_of(json::array({{{"name", "b"}, {"allocs_per_op", 1}}}))}};
+  EXPECT_THROW(fold_runs(runs, spreads), InputError);
 }
 
 TEST(GateUpdate, ANewToolchainGetsItsOwnSection) {

@@ -40,16 +40,44 @@ check_shards() {
 }
 
 # check_leak_failure LOG STATUS EXPECTED_STATUS LEAKED_BYTES SUMMARY_REGEX:
-# with the leak check on, the leaking test (and it alone) fails through the
-# framework, naming the line that allocated; the framework counts it.
+# with the leak check on, the leaking tests (and they alone) fail through
+# the framework, naming the line that allocated; the framework counts them.
+# A worker's block and an exception's are not leaks.
 check_leak_failure() {
   local log=$1 status=$2 expected=$3 bytes=$4 summary=$5 line
   [ "$status" = "$expected" ] || { cat "$log"; fail "with the leak check: exit $status, not $expected"; }
   line=$(line_of "new std::string(50, 'l')")
   grep -q "a deliberate leak leaked $bytes bytes in 2 blocks" "$log" || { cat "$log"; fail "the leak is not reported"; }
   grep -q "tutorial_test.cpp:$line" "$log" || { cat "$log"; fail "the leak's line $line is not named"; }
-  [ "$(grep -c "leaked" "$log")" = 1 ] || { cat "$log"; fail "a test that does not leak is reported"; }
+  check_leaks_named "$log" || { cat "$log"; fail "the leaks named are not the two the suite makes"; }
   grep -Eq "$summary" "$log" || { cat "$log"; fail "the framework does not count the leak as a failure"; }
+}
+
+# check_leaks_named LOG: the log of a run with the leak check names the two
+# leaks, the small one at its line, and no other test.
+check_leaks_named() {
+  grep -q "a deliberate leak leaked" "$1" && grep -q "a small leak leaked 4 bytes in 1 block" "$1" &&
+    grep -q "tutorial_test.cpp:$(line_of "new int(4)")" "$1" && [ "$(grep -c " leaked [0-9]* bytes" "$1")" = 2 ]
+}
+
+# check_verdicts_hold COMMAND...: the leak check's verdicts are the same in
+# every one of ALLOCGATE_VERDICT_RUNS runs (10; ci/test.sh --long: 100)
+# with the addresses randomized, and as many with them fixed (setarch -R):
+# a verdict must not depend on where a block or a frame happens to be.
+check_verdicts_hold() {
+  local runs=${ALLOCGATE_VERDICT_RUNS:-10} i layout log
+  for layout in randomized fixed; do
+    for ((i = 1; i <= runs; i++)); do
+      log=$work/verdict.log
+      if [ $layout = fixed ]; then
+        setarch "$(uname -m)" -R "$@" >"$log" 2>&1 || true
+      else
+        "$@" >"$log" 2>&1 || true
+      fi
+      check_leaks_named "$log" || { cat "$log"; fail "run $i of $runs, addresses $layout: the leaks named differ"; }
+    done
+  done
+  echo "the same leaks named in $runs runs with addresses randomized and $runs with them fixed" >&2
 }
 
 # check_gate REPORT GROWN_REPORT TEST: bounds recorded from REPORT pass

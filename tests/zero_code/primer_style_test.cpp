@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "../frameworks/shared/verdict_cases.h"
 #include "primer_style_code.h"
 
 TEST(Strings, CopyOfALongString) {
@@ -115,6 +116,9 @@ TEST(Kept, HeldByAThreadLocal) {
   t_kept = new std::string(100, 't');
   EXPECT_EQ(t_kept->size(), 100u);
 }
+// A worker that outlives the test, as a pool's does, holding what it
+// allocated in its own frames: the marking reads every thread, stopped.
+TEST(Kept, HeldByAWorkersStack) { verdict_cases::hand_work_to_a_worker(); }
 // Held only by a block that is itself leaked: both leaked.
 struct Chain {
   std::string* next = nullptr;

@@ -109,6 +109,14 @@ TEST_F(ZeroCodeTests, EveryTestHasTheFiguresItsCodeMakes) {
     EXPECT_EQ(tests.at(kept).at("allocgate_kept_bytes"), leaked_string) << kept;
     EXPECT_EQ(tests.at(kept).at("allocgate_kept_blocks"), 2) << kept;
   }
+  // Every block the worker holds is kept: libstdc++'s std::thread state
+  // (16 B) and the 41 B string, on its stack.
+  const auto& worker = tests.at("Kept.HeldByAWorkersStack");
+#ifdef __GLIBCXX__
+  expect_figures(tests, "Kept.HeldByAWorkersStack", {2, 16 + long_string(40), 0, 0});
+#endif
+  EXPECT_EQ(worker.at("leaked_bytes/op"), 0);
+  EXPECT_EQ(worker.at("allocgate_kept_blocks"), worker.at("allocs/op"));
   EXPECT_EQ(tests.at("Leaks.ADeliberateLeak").at("allocgate_kept_bytes"), 0);
   EXPECT_EQ(tests.at("Strings.CopyOfALongString").at("peak_bytes"), 2 * long_string(100));
   EXPECT_EQ(tests.count("Skips.ASkippedTestIsNotACase"), 0u);
@@ -236,7 +244,7 @@ TEST_F(ZeroCodeTests, AMocksFiguresDependOnNeitherOrderNorPath) {
 #endif
 
 TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
-  const auto result = run(kSuite + " --gtest_filter=Leaks.*:Statics.*:Strings.* --allocgate_fail_on_leak");
+  const auto result = run(kSuite + " --gtest_filter=Leaks.*:Statics.*:Strings.*:Kept.* --allocgate_fail_on_leak");
   EXPECT_EQ(result.code, 1) << result.output;
   const std::string bytes = std::to_string(sizeof(std::string) + long_string(100));
   EXPECT_NE(result.output.find("Leaks.ADeliberateLeak leaked " + bytes + " bytes in 2 blocks"), std::string::npos)
@@ -246,6 +254,7 @@ TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   EXPECT_NE(result.output.find("[  FAILED  ] Leaks.FreesAnOlderBlockAndLeaksANewOne"), std::string::npos);
   EXPECT_EQ(result.output.find("[  FAILED  ] Statics"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("[  FAILED  ] Strings"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("[  FAILED  ] Kept"), std::string::npos) << result.output;
   // The environment, for ctest.
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Leaks.ADeliberateLeak").code, 1);
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);

@@ -70,6 +70,11 @@ std::string fix_hint(const std::vector<SiteFrame>& under, bool temporary) {
     return "std::function whose callable does not fit its small buffer (16 bytes in libstdc++): capture less, "
            "or take the callable as a template parameter";
   }
+  // A thread started: its state (the callable and its arguments) is a block
+  // of its own, even where the thread is emplaced into a vector that grows.
+  if (has_any(under, {"std::thread::thread<", "std::__1::thread::thread<"})) {
+    return "a std::thread started: each allocates its state; start the threads once (a pool) and hand them work";
+  }
   // A vector that grows as it is filled.
   if (has_any(under, {"::_M_realloc_insert", "::_M_realloc_append", "::_M_default_append", "__push_back_slow_path",
                       "__emplace_back_slow_path"})) {

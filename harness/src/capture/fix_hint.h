@@ -2,8 +2,8 @@
 // The usual fix for an allocation, read off the standard library's frames
 // between the program's line and the allocation: a vector or string that
 // grows, formatting through to_string or a stream, a shared_ptr made from new,
-// a std::function whose callable does not fit its buffer, a regex compiled
-// per call, a node per element of a map or set, a temporary std::string.
+// a std::function whose callable does not fit its buffer, a thread started,
+// a regex compiled per call, a node per element of a map or set, a temporary std::string.
 #pragma once
 
 #include <string>

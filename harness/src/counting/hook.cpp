@@ -150,6 +150,20 @@ constexpr std::size_t kClearedUpTo = std::size_t{128} * 1024;
   if (g_process.clear_new_blocks.load(std::memory_order_relaxed) && size <= kClearedUpTo) std::memset(user, 0, size);
 }
 
+// What malloc is asked for a block of `size` bytes behind a header. glibc's
+// smallest chunk (32 bytes) holds a header and up to 8 bytes: the block's
+// address is then its chunk's end, the address of the chunk after it, and
+// malloc keeps chunk addresses in its own state (its top chunk, a bin),
+// in libc's globals, which the leak check reads as roots. Such a block,
+// cut from the top, was kept by malloc's word: a leak of a new int found
+// or not by where the heap happened to end. One byte more puts every block
+// inside a chunk of 48 bytes or more, at no chunk's address.
+constexpr std::size_t kSmallestHeaderedRequest = 25;
+[[gnu::always_inline]] inline std::size_t headered_request(std::size_t size) noexcept {
+  const std::size_t request = sizeof(BlockHeader) + size;
+  return request < kSmallestHeaderedRequest ? kSmallestHeaderedRequest : request;
+}
+
 // The blocks held back from malloc (hold_freed_blocks, block_tracker.h): a
 // queue through their headers, the oldest first. Each header, forgotten
 // (tag 0), keeps the next block's address in its size field.
@@ -371,7 +385,9 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   // aligns a block only for the objects that fit in it (C11 7.22.3): jemalloc
   // gives an 8-byte block 8-byte alignment. A block smaller than the alignment
   // asked for is requested at that size.
-  const std::size_t request = offset + size == 0 ? 1 : offset + size;
+  const std::size_t request = offset == 0                     ? (size == 0 ? 1 : size)
+                              : offset == sizeof(BlockHeader) ? headered_request(size)
+                                                              : offset + size;
   void* base = nullptr;
   if (align <= alignof(std::max_align_t)) {
     base = allocgate_new_malloc(request < align ? align : request);
@@ -505,7 +521,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
 // Null when this is not the owner, or malloc has no block: the general path decides.
 [[gnu::noinline, maybe_unused]] void* new_counted_test(ThreadState& t, std::size_t size) noexcept {
   if (size > static_cast<std::size_t>(-1) - sizeof(BlockHeader) || !tagging_on_the_owner(t)) return nullptr;
-  void* base = std::malloc(sizeof(BlockHeader) + size);
+  void* base = std::malloc(headered_request(size));
   if (base == nullptr) return nullptr;
   count_allocation(t.counters, size);
   count_owned_allocation(size);
@@ -550,7 +566,7 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
       return p;
     }
   } else if (state == kBlockHeaders && size <= static_cast<std::size_t>(-1) - sizeof(BlockHeader)) {
-    if (void* base = std::malloc(sizeof(BlockHeader) + size); ALLOCGATE_LIKELY(base != nullptr)) {
+    if (void* base = std::malloc(headered_request(size)); ALLOCGATE_LIKELY(base != nullptr)) {
       count_allocation(t.counters, size);
       auto* header = static_cast<BlockHeader*>(base);
       *header = BlockHeader{size, kPlainCounted | header_check(header, size)};

@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include "counting/block_header.h"
+#include "counting/other_threads.h"
 
 // The marking reads every word of memory it is given, redzones and
 // uninitialised bytes included, as LeakSanitizer's own does.
@@ -212,8 +213,11 @@ class Marking {
       : reached_(reached), stack_floor_(reinterpret_cast<std::uintptr_t>(stack_floor)) {}
 
   ALLOCGATE_NO_SANITIZE bool run() noexcept {
+    // Stopped before the mappings are read: a stack a thread grows, or a
+    // block it allocates, is then in the listing.
+    const StoppedThreads others;
     if (!read_writable_regions(maps_text_, regions_) || regions_.empty()) return false;
-    if (!add_roots(roots_)) return false;
+    if (!add_roots(roots_) || !add_other_threads(others, roots_)) return false;
     for (const Range& root : roots_) {
       if (!scan(root)) return false;
     }
@@ -250,13 +254,35 @@ class Marking {
     if (::dl_iterate_phdr(add_module, &roots) != 0) return false;
     const auto sp = std::max(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)), stack_floor_);
     if (const Range* stack = region_of(sp); stack != nullptr && !roots.push(Range{sp, stack->end})) return false;
-    const auto tp = reinterpret_cast<std::uintptr_t>(::pthread_self());
-    if (const Range* tls = region_of(tp)) {
-      const std::size_t size = static_tls_size();
-      const Range around{tp - tls->begin > size ? tp - size : tls->begin, tls->end - tp > size ? tp + size : tls->end};
-      if (!roots.push(around)) return false;
+    return add_thread_local_storage(reinterpret_cast<std::uintptr_t>(::pthread_self()), roots);
+  }
+
+  // Each stopped thread's registers, its stack from the interrupted frame
+  // up, and its thread-local storage.
+  bool add_other_threads(const StoppedThreads& others, MappedArray<Range>& roots) noexcept {
+    if (others.size() == 0) return true;
+    if (!roots.push(Range{reinterpret_cast<std::uintptr_t>(others.records_begin()),
+                          reinterpret_cast<std::uintptr_t>(others.records_end())})) {
+      return false;
+    }
+    for (std::size_t i = 0; i < others.size(); ++i) {
+      const StoppedThread& thread = others[i];
+      if (const Range* stack = region_of(thread.stack_pointer);
+          stack != nullptr && !roots.push(Range{thread.stack_pointer, stack->end})) {
+        return false;
+      }
+      if (!add_thread_local_storage(thread.thread_pointer, roots)) return false;
     }
     return true;
+  }
+
+  // The static thread-local storage around a thread pointer, cut to its mapping.
+  bool add_thread_local_storage(std::uintptr_t tp, MappedArray<Range>& roots) const noexcept {
+    const Range* tls = region_of(tp);
+    if (tls == nullptr) return true;
+    const std::size_t size = static_tls_size();
+    const Range around{tp - tls->begin > size ? tp - size : tls->begin, tls->end - tp > size ? tp + size : tls->end};
+    return roots.push(around);
   }
 
   ALLOCGATE_NO_SANITIZE bool scan(Range range) noexcept {
@@ -343,6 +369,7 @@ void prepare_reachability() noexcept {
   std::size_t align = 0;
   if (auto info = reinterpret_cast<TlsInfo>(::dlsym(RTLD_DEFAULT, "_dl_get_tls_static_info"))) info(&size, &align);
   g_static_tls_size.store(size != 0 ? size : kStaticTlsGuess, std::memory_order_relaxed);
+  prepare_stopping_threads();
 }
 
 }  // namespace allocgate::detail

@@ -8,13 +8,16 @@
 // The marking is conservative, as theirs: every aligned word of the roots and
 // of each block reached is taken for a pointer. The roots are the writable
 // segments of every loaded module (globals, statics), the calling thread's
-// stack above a frame the caller names, and its thread-local storage. A word points to a
+// stack above a frame the caller names and its thread-local storage, and
+// every other thread's registers, stack in use and thread-local storage,
+// read while those threads are stopped (other_threads.h). A word points to a
 // block when it holds the block's start (or the start past new[]'s 8-byte
 // array cookie) and the 16 bytes before it are a live block's header
 // (block_header.h): the marking follows only blocks that operator new
-// returned with headers linked. What it does not see, the stacks of other
-// threads still running and memory from malloc itself, keeps nothing: a
-// block held only there is a leak, as every block was before this check.
+// returned with headers linked. Memory from malloc itself (an exception
+// in flight, a C library's buffers) is not read: a block held only there is
+// a leak, so a framework's adapter judges a run once the exception that
+// ended it is handled.
 //
 // Nothing here allocates: its tables are mapped from the kernel.
 #pragma once

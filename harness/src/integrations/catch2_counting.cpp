@@ -12,7 +12,9 @@
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
 #include <catch2/reporters/catch_reporter_registrars.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -33,6 +35,9 @@
 #include "integrations/test_run.h"
 
 namespace allocgate::catch2::detail {
+
+void judge();  // a run's live blocks split and a leak failed, once its body has ended
+
 namespace {
 
 // The state of the run of tests: one listener, one thread runs the bodies.
@@ -48,8 +53,13 @@ struct Counting {
   std::thread::id body_thread;
   std::optional<AllocationStats> stats;           // of the body that ended
   std::optional<integrations::TestRun::End> end;  // ... and its live blocks
-  std::string path;                               // the run's name: the test case, then its sections
-  const Catch::TestCaseInfo* test = nullptr;      // running
+  const void* floor = nullptr;                    // the lowest frame live as the body began
+  // A body that threw is judged once Catch2 has handled the exception (the
+  // test case's own section ends): until then the exception holds blocks
+  // in memory the marking does not read. Its thread runs paused meanwhile.
+  std::optional<PauseCounting> judging_later;
+  std::string path;                           // the run's name: the test case, then its sections
+  const Catch::TestCaseInfo* test = nullptr;  // running
   int depth = 0;
   std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
   bool started = false;
@@ -130,7 +140,14 @@ class CountingListener : public Catch::EventListenerBase {
     if (c.depth++ > 0) c.path += "/" + section.name;  // the first is the test case itself
   }
 
-  void sectionEnded(const Catch::SectionStats&) override { --counting().depth; }
+  void sectionEnded(const Catch::SectionStats&) override {
+    Counting& c = counting();
+    if (--c.depth > 0 || !c.judging_later) return;
+    // The body's frames and the ones that called it are gone: the stack is
+    // read from the higher of this frame and the body's floor.
+    c.floor = std::max(c.floor, static_cast<const void*>(__builtin_frame_address(0)), std::less<>());
+    judge();
+  }
 
   // A BENCHMARK calls its body as many times as its timing decides: what it
   // allocates would differ from run to run. It runs paused, from its
@@ -178,23 +195,33 @@ bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kep
   return true;
 }
 
-void body_begins() {
+void body_begins(const void* floor) {
   const PauseCounting pause;
   Counting& c = counting();
   if (!c.started) return;
   c.body_thread = std::this_thread::get_id();
+  c.floor = floor;
   c.run.begin(c.options.sites || c.options.fail_on_leak);
   if (c.framework) c.framework->tell_on_this_thread();
 }
 
-void body_ends() {
+void body_ends(bool thrown) {
   Counting& c = counting();
   if (!c.run.counting() || std::this_thread::get_id() != c.body_thread) return;
   integrations::FrameworkCode::stop_telling();
   c.stats = c.run.stats();
+  if (thrown) {
+    c.judging_later.emplace();
+    return;
+  }
+  judge();
+}
+
+void judge() {
+  Counting& c = counting();
   const PauseCounting pause;
-  // The body's frames are gone: the stack is read from here up.
-  c.end = c.run.end(__builtin_frame_address(0), true);
+  c.judging_later.reset();
+  c.end = c.run.end(c.floor, true);
   const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
   if (c.options.fail_on_leak && leaked.blocks != 0 && c.test != nullptr) {
     // Catch2's own failure, in the test case still running: its reporters

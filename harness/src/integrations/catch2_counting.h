@@ -19,11 +19,13 @@ namespace allocgate::catch2::detail {
 bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kept, std::string& error);
 
 /// The test's body is about to run on this thread (Catch2 installs its
-/// fatal-condition handler just before).
-void body_begins();
+/// fatal-condition handler just before). `floor`: the lowest frame live
+/// then, which the leak check reads the stack from.
+void body_begins(const void* floor);
 
-/// The body has returned, or thrown (Catch2 removes that handler).
-void body_ends();
+/// The body has returned, or thrown (Catch2 removes that handler). One
+/// that threw is judged once Catch2 has handled the exception.
+void body_ends(bool thrown);
 
 /// A generator is being made, in the test's own code, between a tracker
 /// lookup that found none and the tracker's creation: its allocations are

@@ -15,7 +15,9 @@
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -73,6 +75,11 @@ struct Counting {
   integrations::TestReport report{"catch2"};
   std::string path;  // the run's name: the test case, then its sections
   int depth = 0;
+  // This listener's frame as the test case's own section began: Catch2's
+  // runner calls it there and again as the section ends, after the body
+  // and its exception are gone. The leak check reads the stack from the
+  // higher of the two, never from the body's dead frames below.
+  const void* floor = nullptr;
   const Catch::TestCaseInfo* test = nullptr;
   std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
   bool started = false;
@@ -155,6 +162,7 @@ class CountingListener : public Catch::TestEventListenerBase {
         return;
       }
       c.path = section.name;  // the root section: the test case, run again for each leaf
+      c.floor = __builtin_frame_address(0);
       if (!c.started) return;
       c.run.begin(c.options.sites || c.options.fail_on_leak);
     }
@@ -172,8 +180,8 @@ class CountingListener : public Catch::TestEventListenerBase {
     const AllocationStats figures_now = c.run.stats();
     const PauseCounting pause;
     TestEventListenerBase::sectionEnded(stats);
-    // The body's frames are gone: the stack is read from here up.
-    const integrations::TestRun::End end = c.run.end(__builtin_frame_address(0), true);
+    const integrations::TestRun::End end =
+        c.run.end(std::max(c.floor, static_cast<const void*>(__builtin_frame_address(0)), std::less<>()), true);
     std::string name = c.path;
     if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
     integrations::TestFigures figures = integrations::figures_of(figures_now, end);

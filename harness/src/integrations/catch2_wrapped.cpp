@@ -17,6 +17,7 @@
 #include <catch2/internal/catch_reusable_string_stream.hpp>
 
 #include <array>
+#include <exception>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -131,14 +132,15 @@ void engage(Catch::FatalConditionHandler* self) {
     const PauseCounting pause;
     real::engage(self);
   }
-  body_begins();
+  // Called from the frame that calls the body: this frame and above outlive it.
+  body_begins(__builtin_frame_address(0));
   t_in_body = true;
 }
 
 void disengage(Catch::FatalConditionHandler* self) {
   t_in_body = false;
   close_streams();
-  body_ends();
+  body_ends(std::uncaught_exceptions() > 0);
   const PauseCounting pause;
   real::disengage(self);
 }

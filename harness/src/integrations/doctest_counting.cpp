@@ -41,6 +41,9 @@ extern "C" const bool allocgate_gtest_linked = true;
 extern "C" void allocgate_doctest_body();
 
 namespace allocgate::doctest_tests::detail {
+
+void judge_if_waiting();
+
 namespace {
 
 bool is_body_caller(std::string_view mangled) { return mangled == "allocgate_doctest_body"; }
@@ -62,6 +65,15 @@ struct Counting {
   bool expects_failure = false;  // should_fail, may_fail, expected_failures: doctest's own verdict
   std::optional<AllocationStats> stats;
   std::optional<integrations::TestRun::End> end;
+  // The lowest frame live when the body was called: the leak check reads
+  // the stack from it up, never the body's own frames, which are gone by
+  // then and whose dead slots the frames called since only partly overwrite.
+  const void* floor = nullptr;
+  // A body that ended by an exception is judged once doctest has handled
+  // it (its next event): until then the exception holds the blocks its
+  // message and state need, in memory the marking does not read. Its
+  // thread runs paused meanwhile: doctest's handling is not the test's.
+  std::optional<PauseCounting> judging_later;
   std::map<std::string, int> runs_of_name;  // a name met again: " #2"
   bool started = false;
 };
@@ -146,9 +158,10 @@ class CountingListener : public ::doctest::IReporter {
     c.expects_failure = data.m_should_fail || data.m_may_fail || data.m_expected_failures > 0;
   }
 
-  void test_case_reenter(const ::doctest::TestCaseData&) override {}
+  void test_case_reenter(const ::doctest::TestCaseData&) override { judge_if_waiting(); }
 
   void test_case_end(const ::doctest::CurrentTestCaseStats&) override {
+    judge_if_waiting();
     const PauseCounting pause;
     Counting& c = counting();
     add_pending_run();
@@ -206,6 +219,7 @@ class CountingListener : public ::doctest::IReporter {
 }  // namespace
 
 void body_begins() {
+  judge_if_waiting();
   const PauseCounting pause;
   Counting& c = counting();
   add_pending_run();
@@ -216,21 +230,36 @@ void body_begins() {
   c.framework->tell_on_this_thread();
 }
 
-void body_ends() {
+// The run's live blocks split by the marking, and a leak failed inside the
+// test case, through doctest's own failure: its reporters tell it.
+void judge() {
   Counting& c = counting();
-  integrations::FrameworkCode::stop_telling();
-  c.stats = c.run.stats();
   const PauseCounting pause;
-  // The body's frames are gone: the stack is read from here up.
-  c.end = c.run.end(__builtin_frame_address(0), true);
+  c.judging_later.reset();
+  c.end = c.run.end(c.floor, true);
   c.run_pending = true;
   const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
   if (c.options.fail_on_leak && leaked.blocks != 0 && c.test != nullptr) {
     const std::string message =
         integrations::leak_message(c.run_name, leaked, c.run.leak_lines(leaked, c.options.source_root));
-    // doctest's own failure, inside the test case: its reporters tell it.
     ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
   }
+}
+
+void judge_if_waiting() {
+  if (counting().judging_later) judge();
+}
+
+void body_ends(const void* floor, bool thrown) {
+  Counting& c = counting();
+  integrations::FrameworkCode::stop_telling();
+  c.stats = c.run.stats();
+  c.floor = floor;
+  if (thrown) {
+    c.judging_later.emplace();
+    return;
+  }
+  judge();
 }
 
 }  // namespace allocgate::doctest_tests::detail
@@ -241,14 +270,15 @@ namespace dt = allocgate::doctest_tests::detail;
 // Its frame is where a test's stacks end (framework_code.h): its name is
 // found in the program's symbols.
 extern "C" __attribute__((noinline)) void allocgate_doctest_body() {
+  const void* const floor = __builtin_frame_address(0);
   dt::body_begins();
   try {
     dt::counting().body();
   } catch (...) {
-    dt::body_ends();
+    dt::body_ends(floor, true);
     throw;
   }
-  dt::body_ends();
+  dt::body_ends(floor, false);
 }
 
 DOCTEST_REGISTER_LISTENER("allocgate", 0, dt::CountingListener);

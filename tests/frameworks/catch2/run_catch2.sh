@@ -40,7 +40,10 @@ expected=$(printf '%s\n' \
   "a fixture is the test's	2	122	0	false" \
   "a static built on first use	0	0	0	false" \
   "a thread's allocations are the test's	2	57	0	false" \
-  "a deliberate leak	2	$((51 + string))	$((51 + string))	false")
+  "a deliberate leak	2	$((51 + string))	$((51 + string))	false" \
+  "a small leak	1	4	4	false" \
+  "a worker holds what it was handed	2	57	0	false" \
+  "an exception ends the test	2	146	0	true")
 diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from what their code makes"
 check_static "$work/tests.json"
 
@@ -57,7 +60,8 @@ check_shards "$got" "--shard-count=2 --shard-index=0" "--shard-count=2 --shard-i
 # before Catch2 reads its own).
 status=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak >"$work/leak.log" 2>&1 || status=$?
-check_leak_failure "$work/leak.log" "$status" 42 $((51 + string)) "test cases: +10 \| +7 passed \| +2 failed \| +1 skipped"
+check_leak_failure "$work/leak.log" "$status" 42 $((51 + string)) "test cases: +13 \| +8 passed \| +4 failed \| +1 skipped"
+check_verdicts_hold "$work/build/tutorial_tests" --allocgate-fail-on-leak
 bad=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak=maybe >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes true or false" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad flag value: exit $bad"; }

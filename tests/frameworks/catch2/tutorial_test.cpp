@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+#include "../shared/verdict_cases.h"
+
 static unsigned int Factorial(unsigned int number) { return number <= 1 ? number : Factorial(number - 1) * number; }
 
 TEST_CASE("Factorials are computed", "[factorial]") {
@@ -85,3 +87,13 @@ TEST_CASE("a deliberate leak") {
   auto* leaked = new std::string(50, 'l');  // 51 B, and the string object
   REQUIRE(leaked->size() == 50);
 }
+
+// The verdicts that must not flip: each checked in 100 runs by the run script.
+TEST_CASE("a small leak") {
+  int* p = new int(4);  // 4 B
+  REQUIRE(*p == 4);
+}
+
+TEST_CASE("a worker holds what it was handed") { verdict_cases::hand_work_to_a_worker(); }  // kept, not leaked
+
+TEST_CASE("an exception ends the test") { verdict_cases::throw_with_a_message(); }  // its blocks are not a leak

@@ -28,7 +28,7 @@ cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || { tail -40 "$work/bui
 
 status=0
 ALLOCGATE_OUT="$work/tests.json" "$work/build/tutorial_tests" >"$work/tests.log" 2>&1 || status=$?
-[ "$status" = 1 ] || { cat "$work/tests.log"; fail "tutorial_tests exited $status, not 1 (Catch2 v2's count of failed tests: a failing check on purpose)"; }
+[ "$status" = 2 ] || { cat "$work/tests.log"; fail "tutorial_tests exited $status, not 2 (Catch2 v2's count of failed tests: a failing check and an exception on purpose)"; }
 got=$(figures_of "$work/tests.json")
 string=$(string_size)
 # Catch2 v2's SECTION passes its name as a std::string, built in the test's
@@ -49,7 +49,10 @@ expected=$(printf '%s\n' \
   "a fixture is the test's	2	122	0	false" \
   "a static built on first use	0	0	0	false" \
   "a deliberate leak	2	$((51 + string))	$((51 + string))	false" \
-  "a thread's allocations are the test's	2	57	0	false")
+  "a thread's allocations are the test's	2	57	0	false" \
+  "a small leak	1	4	4	false" \
+  "a worker holds what it was handed	2	57	0	false" \
+  "an exception ends the test	2	146	0	true")
 diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from what their code makes"
 check_static "$work/tests.json"
 
@@ -65,7 +68,8 @@ status=0
 # The leak check, from the environment: Catch2 v2 refuses a flag it does not know.
 status=0
 ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests" >"$work/leak.log" 2>&1 || status=$?
-check_leak_failure "$work/leak.log" "$status" 2 $((51 + string)) "test cases:  8 \|  6 passed \| 2 failed"
+check_leak_failure "$work/leak.log" "$status" 4 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
+check_verdicts_hold env ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests"
 bad=0
 ALLOCGATE_FAIL_ON_LEAK=maybe "$work/build/tutorial_tests" >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes 1 or 0" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad value: exit $bad"; }

@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "../shared/verdict_cases.h"
+
 static unsigned int Factorial(unsigned int number) { return number <= 1 ? number : Factorial(number - 1) * number; }
 
 TEST_CASE("Factorials are computed", "[factorial]") {
@@ -75,3 +77,13 @@ TEST_CASE("a thread's allocations are the test's") {
   std::thread worker([] { const std::string s(40, 'w'); });  // the thread's state, and 41 B on it
   worker.join();
 }
+
+// The verdicts that must not flip: each checked in 100 runs by the run script.
+TEST_CASE("a small leak") {
+  int* p = new int(4);  // 4 B
+  REQUIRE(*p == 4);
+}
+
+TEST_CASE("a worker holds what it was handed") { verdict_cases::hand_work_to_a_worker(); }  // kept, not leaked
+
+TEST_CASE("an exception ends the test") { verdict_cases::throw_with_a_message(); }  // its blocks are not a leak
