@@ -22,8 +22,8 @@ Report fold_runs(std::vector<NamedReport> runs, Spreads& spreads) {
   for (std::size_t r = 1; r < runs.size(); ++r) {
     const NamedReport& run = runs[r];
     if (run.report.toolchain() != folded.toolchain()) {
-      throw files::InputError(run.source + " names the toolchain '" + run.report.toolchain() + "', " + first +
-                              " '" + folded.toolchain() + "': runs of one suite are of one build");
+      throw files::InputError(run.source + " names the toolchain '" + run.report.toolchain() + "', " + first + " '" +
+                              folded.toolchain() + "': runs of one suite are of one build");
     }
     if (run.report.cases.size() != folded.cases.size()) {
       throw files::InputError(run.source + " has " + std::to_string(run.report.cases.size()) + " cases, " + first +
@@ -43,7 +43,8 @@ Report fold_runs(std::vector<NamedReport> runs, Spreads& spreads) {
       most.allocs_per_op = s.allocs_max;
       if (most.bytes_per_op) most.bytes_per_op = s.bytes_max;
       if (c.peak_bytes) most.peak_bytes = std::max(most.peak_bytes.value_or(0), *c.peak_bytes);
-      if (c.leaked_bytes_per_op) most.leaked_bytes_per_op = std::max(most.leaked_bytes_per_op.value_or(0), *c.leaked_bytes_per_op);
+      if (c.leaked_bytes_per_op)
+        most.leaked_bytes_per_op = std::max(most.leaked_bytes_per_op.value_or(0), *c.leaked_bytes_per_op);
       most.test_failed = most.test_failed || c.test_failed;
       folded.cases.set(*at, most);
     }

@@ -29,6 +29,7 @@
 #include <initializer_list>
 
 #include "counting/block_header.h"
+#include "counting/other_threads.h"
 #include "counting/reachability.h"
 #include "counting/thread_state.h"
 
@@ -447,16 +448,11 @@ LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) no
   return g_table.live;
 }
 
-LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
-  const LiveTotals live = live_blocks();
-  if (live.blocks == 0) return LiveSplit{live, {}};
-  // No word of allocgate's may keep a block: the fixture's address, once
-  // disowned, may be a leaked block's now.
-  process_counters().disowned_block.store(nullptr, std::memory_order_relaxed);
-  ReachedBlocks reached;
-  mark_reachable(reached, stack_floor);
-  if (!reached.complete()) return LiveSplit{live_blocks(visit, data), {}};
-  LiveSplit split;
+namespace {
+
+// The live blocks split by a marking's reach, the leaked ones visited.
+void split_reached(const ReachedBlocks& reached, const LiveTotals& live, void (*visit)(const TrackedBlock&, void*),
+                   void* data, LiveSplit& split) noexcept {
   if (g_tagging.load(std::memory_order_relaxed)) {
     // This tagging's blocks carry its tag: the reached ones are kept.
     const std::uint64_t tag = process_counters().block_tag.load(std::memory_order_relaxed);
@@ -468,9 +464,8 @@ LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const Tracked
       }
     });
     split.leaked = LiveTotals{live.blocks - split.kept.blocks, live.bytes - split.kept.bytes};
-    return split;
+    return;
   }
-  const Entered entered;
   for (std::size_t i = 0; i < g_table.capacity; ++i) {
     if (vacant(g_table.slots[i]) || !leakable(g_table.slots[i].word)) continue;
     const TrackedBlock block = entry_at(i);
@@ -479,6 +474,35 @@ LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const Tracked
     side.bytes += block.size;
     if (visit != nullptr && &side == &split.leaked) visit(block, data);
   }
+}
+
+}  // namespace
+
+LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
+  if (live_blocks().blocks == 0) return LiveSplit{};
+  // No word of allocgate's may keep a block: the fixture's address, once
+  // disowned, may be a leaked block's now.
+  process_counters().disowned_block.store(nullptr, std::memory_order_relaxed);
+  // The table held, then the loader, then every other thread stopped, from
+  // the tally to the verdict: a worker let go between the marking and the
+  // walk of the table would add a block the marking never saw (a leak,
+  // falsely), or free one it counted. Each lock is taken first: a thread
+  // stopped while holding one would never let the verdict have it.
+  const Entered entered;
+  LiveSplit split;
+  auto judge = [&] {
+    const StoppedThreads others;
+    const LiveTotals live = live_blocks();
+    if (live.blocks == 0) return;
+    ReachedBlocks reached;
+    mark_reachable(reached, stack_floor, &others);
+    if (!reached.complete()) {
+      split.leaked = live_blocks(visit, data);
+      return;
+    }
+    split_reached(reached, live, visit, data, split);
+  };
+  holding_the_loader(judge);
   return split;
 }
 

@@ -29,6 +29,11 @@ namespace {
 // (a sanitizer's build, two test processes on two cores) can take that
 // long to schedule a woken thread.
 constexpr long kAnswerWithinNanoseconds = 2'000'000'000;
+// A thread that blocks the signal is sent it too: one just made blocks
+// every signal until it starts (and holds its std::thread state then, in
+// its descriptor). It is waited for this much longer: a sanitizer's own
+// thread blocks it for good.
+constexpr long kBlockedAnswerWithinNanoseconds = 100'000'000;
 
 // Odd while threads are stopped. The futex the handlers wait on.
 std::atomic<int> g_epoch{0};
@@ -88,9 +93,10 @@ long now_nanoseconds() noexcept {
   return t.tv_sec * 1'000'000'000L + t.tv_nsec;
 }
 
-// Waits until `count` reaches `target`, or the time limit passes.
-bool wait_for(const std::atomic<std::size_t>& count, std::size_t target) noexcept {
-  const long deadline = now_nanoseconds() + kAnswerWithinNanoseconds;
+// Waits until `count` reaches `target`, or `limit` passes.
+bool wait_for(const std::atomic<std::size_t>& count, std::size_t target,
+              long limit = kAnswerWithinNanoseconds) noexcept {
+  const long deadline = now_nanoseconds() + limit;
   for (int spins = 0; count.load(std::memory_order_acquire) < target; ++spins) {
     if (spins < 100) {
       ::sched_yield();
@@ -103,26 +109,17 @@ bool wait_for(const std::atomic<std::size_t>& count, std::size_t target) noexcep
   return true;
 }
 
-// Whether the thread blocks the signal, by its SigBlk line in
-// /proc/self/task/TID/status (a bit per signal, hexadecimal).
-bool blocks_stop_signal(long tid) noexcept {
-  char path[64] = "/proc/self/task/";
-  char digits[24];
-  int n = 0;
-  for (long t = tid; t > 0 && n < 20; t /= 10) digits[n++] = static_cast<char>('0' + t % 10);
-  std::size_t at = std::strlen(path);
-  while (n > 0) path[at++] = digits[--n];
-  std::memcpy(path + at, "/status", 8);
-  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char text[4096];
-  const ssize_t got = ::read(fd, text, sizeof text - 1);
-  ::close(fd);
-  if (got <= 0) return false;
-  text[got] = '\0';
-  const char* line = std::strstr(text, "\nSigBlk:");
+// What a thread's /proc/self/task/TID/status says of the signal: its
+// SigBlk and SigPnd lines, a bit per signal in hexadecimal.
+struct SignalState {
+  bool blocked = false;
+  bool pending = false;  // sent before and not taken yet
+};
+
+bool has_stop_signal(const char* text, const char* key) noexcept {
+  const char* line = std::strstr(text, key);
   if (line == nullptr) return false;
-  const char* p = line + 8;
+  const char* p = line + std::strlen(key);
   while (*p == ' ' || *p == '\t') ++p;
   const char* end = p;
   while ((*end >= '0' && *end <= '9') || (*end >= 'a' && *end <= 'f')) ++end;
@@ -132,6 +129,24 @@ bool blocks_stop_signal(long tid) noexcept {
   if (digit < p) return false;
   const int value = *digit <= '9' ? *digit - '0' : *digit - 'a' + 10;
   return (value >> (bit % 4) & 1) != 0;
+}
+
+SignalState signal_state(long tid) noexcept {
+  char path[64] = "/proc/self/task/";
+  char digits[24];
+  int n = 0;
+  for (long t = tid; t > 0 && n < 20; t /= 10) digits[n++] = static_cast<char>('0' + t % 10);
+  std::size_t at = std::strlen(path);
+  while (n > 0) path[at++] = digits[--n];
+  std::memcpy(path + at, "/status", 8);
+  const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  char text[4096];
+  const ssize_t got = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (got <= 0) return {};
+  text[got] = '\0';
+  return SignalState{has_stop_signal(text, "\nSigBlk:"), has_stop_signal(text, "\nSigPnd:")};
 }
 
 // Room for `threads` records, mapped anew when there is less.
@@ -181,8 +196,9 @@ bool prepare_stopping_threads() noexcept {
   if (g_installed.load(std::memory_order_acquire)) return true;
   struct sigaction previous {};
   if (::sigaction(stop_signal(), nullptr, &previous) != 0) return false;
-  const bool handled = (previous.sa_flags & SA_SIGINFO) ? previous.sa_sigaction != nullptr
-                                                        : previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN;
+  const bool handled = (previous.sa_flags & SA_SIGINFO)
+                           ? previous.sa_sigaction != nullptr
+                           : previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN;
   if (handled) return false;
   struct sigaction on {};
   on.sa_sigaction = on_stop;
@@ -204,12 +220,18 @@ StoppedThreads::StoppedThreads() noexcept {
   g_arrived.store(0, std::memory_order_relaxed);
   g_departed.store(0, std::memory_order_relaxed);
   g_epoch.fetch_add(1, std::memory_order_acq_rel);  // odd: stopping
-  std::size_t sent = 0;
+  std::size_t ready = 0;                            // sent, taking it
+  std::size_t blocked = 0;                          // sent (or still pending from before), blocking it now
   for_each_thread([&](long tid) {
-    if (tid == self || blocks_stop_signal(tid)) return;
-    if (::syscall(SYS_tgkill, process, tid, stop_signal()) == 0) ++sent;
+    if (tid == self) return;
+    const SignalState state = signal_state(tid);
+    // A signal still pending is not sent again: the queue of real-time
+    // signals is bounded, and a thread that never takes it would fill it.
+    if (!state.pending && ::syscall(SYS_tgkill, process, tid, stop_signal()) != 0) return;
+    ++(state.blocked ? blocked : ready);
   });
-  wait_for(g_arrived, sent);
+  const std::size_t sent = ready + blocked;
+  if (wait_for(g_arrived, ready) && blocked > 0) wait_for(g_arrived, sent, kBlockedAnswerWithinNanoseconds);
   const std::size_t arrived = g_arrived.load(std::memory_order_acquire);
   unanswered_ = sent - std::min(sent, arrived);
   stopped_ = std::min({g_next.load(std::memory_order_acquire), arrived, g_capacity.load(std::memory_order_relaxed)});

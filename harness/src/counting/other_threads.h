@@ -13,9 +13,10 @@
 // inside the handler, until the marking is over. Nothing here allocates: the
 // handler runs inside any function, malloc's own included.
 //
-// A thread that blocks the signal (a sanitizer's own threads do) is not
-// stopped and its memory is not read; one that does not answer within a
-// time limit is left running and counted as unanswered. A system call the
+// A thread that blocks the signal is sent it all the same (a thread just
+// made blocks every signal until it starts) and waited for briefly; one
+// that does not answer (a sanitizer's own threads block it for good) is
+// left running, its memory unread, and counted as unanswered. A system call the
 // signal interrupts is restarted (SA_RESTART), but for those the kernel
 // never restarts (poll, epoll_wait, nanosleep...), which return EINTR as
 // under any handled signal.
@@ -29,8 +30,8 @@ namespace allocgate::detail {
 /// One stopped thread: where its stack is in use, and its registers.
 struct StoppedThread {
   static constexpr std::size_t kRegisters = 32;
-  std::uintptr_t stack_pointer = 0;   ///< the interrupted code's, its red zone below included
-  std::uintptr_t thread_pointer = 0;  ///< pthread_self(): its static thread-local storage is beside it
+  std::uintptr_t stack_pointer = 0;           ///< the interrupted code's, its red zone below included
+  std::uintptr_t thread_pointer = 0;          ///< pthread_self(): its static thread-local storage is beside it
   std::uintptr_t registers[kRegisters] = {};  ///< the general registers at the interruption
 };
 

@@ -212,10 +212,9 @@ class Marking {
   Marking(ReachedBlocks& reached, const void* stack_floor) noexcept
       : reached_(reached), stack_floor_(reinterpret_cast<std::uintptr_t>(stack_floor)) {}
 
-  ALLOCGATE_NO_SANITIZE bool run() noexcept {
-    // Stopped before the mappings are read: a stack a thread grows, or a
-    // block it allocates, is then in the listing.
-    const StoppedThreads others;
+  // The other threads are stopped before the mappings are read: a stack a
+  // thread grows, or a block it allocates, is then in the listing.
+  ALLOCGATE_NO_SANITIZE bool run(const StoppedThreads& others) noexcept {
     if (!read_writable_regions(maps_text_, regions_) || regions_.empty()) return false;
     if (!add_roots(roots_) || !add_other_threads(others, roots_)) return false;
     for (const Range& root : roots_) {
@@ -339,7 +338,7 @@ class Marking {
   MappedArray<Range> pending_;
 };
 
-void mark_reachable(ReachedBlocks& reached, const void* stack_floor) noexcept {
+void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others) noexcept {
   reached.complete_ = false;
   struct sigaction on {};
   on.sa_sigaction = on_fault;
@@ -352,9 +351,21 @@ void mark_reachable(ReachedBlocks& reached, const void* stack_floor) noexcept {
   }
   sigjmp_buf exit;
   Marking marking(reached, stack_floor);
-  if (sigsetjmp(exit, 1) == 0) {
-    t_fault_exit = &exit;
-    reached.complete_ = marking.run();
+  auto run = [&] {
+    if (sigsetjmp(exit, 1) == 0) {
+      t_fault_exit = &exit;
+      if (others != nullptr) {
+        reached.complete_ = marking.run(*others);
+      } else {
+        const StoppedThreads stopped;
+        reached.complete_ = marking.run(stopped);
+      }
+    }
+  };
+  if (others != nullptr) {
+    run();  // the caller holds the loader
+  } else {
+    holding_the_loader(run);
   }
   t_fault_exit = nullptr;
   ::sigaction(SIGBUS, &g_previous_bus, nullptr);

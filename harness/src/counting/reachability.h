@@ -22,10 +22,14 @@
 // Nothing here allocates: its tables are mapped from the kernel.
 #pragma once
 
+#include <link.h>
+
 #include <cstddef>
 #include <cstdint>
 
 namespace allocgate::detail {
+
+class StoppedThreads;
 
 /// The set of blocks the marking reached, by their user pointers.
 class ReachedBlocks {
@@ -50,7 +54,7 @@ class ReachedBlocks {
 
  private:
   friend class Marking;
-  friend void mark_reachable(ReachedBlocks& reached, const void* stack_floor) noexcept;
+  friend void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others) noexcept;
   bool insert(void* block) noexcept;  // false when already there, or no memory
 
   void** slots_ = nullptr;  // open addressing; nullptr is empty
@@ -66,7 +70,26 @@ class ReachedBlocks {
 /// a slot not written since holds an old pointer, to a block freed since,
 /// or to one that is the check's own: the address of a block freed may be a
 /// new block's, which the old pointer would then keep.
-void mark_reachable(ReachedBlocks& reached, const void* stack_floor = nullptr) noexcept;
+/// The other threads are stopped for the marking, or, given `others`, were
+/// stopped by the caller, who then reads what it needs of them while they
+/// still are (the verdict's tally, split_live_blocks).
+void mark_reachable(ReachedBlocks& reached, const void* stack_floor = nullptr,
+                    const StoppedThreads* others = nullptr) noexcept;
+
+/// Calls fn() holding the dynamic linker's lock of its list of modules, as
+/// LeakSanitizer stops the world: the marking walks that list, and another
+/// thread stopped while it holds the lock (unwinding an exception, walking
+/// its stack) would keep it from the marking for good. The lock is
+/// recursive: the marking takes it again on this thread.
+template <typename Fn>
+void holding_the_loader(Fn& fn) noexcept {
+  ::dl_iterate_phdr(
+      [](dl_phdr_info*, std::size_t, void* data) {
+        (*static_cast<Fn*>(data))();
+        return 1;  // once
+      },
+      &fn);
+}
 
 /// Reads the size of the static thread-local storage once, before any test
 /// needs it (the lookup may allocate).
