@@ -68,8 +68,7 @@ int update(const Options& o, const reports::Report& report, const std::string& t
     if (change.kind == reports::BoundChange::Kind::added) {
       const std::string name(report.cases.name(change.case_index));
       if (const auto spread = spreads.find(name); spread != spreads.end()) {
-        std::cout << ", " << files::terminal_text(reports::describe("it", spread->second)) << ": tolerance "
-                  << files::exact(spread->second.allocs_max - spread->second.allocs_min);
+        std::cout << ": " << files::terminal_text(reports::describe("it", spread->second));
       }
     }
     std::cout << "\n";

@@ -32,6 +32,7 @@ enum Field : std::uint32_t {
   kExtra = 1u << 16,
   kKept = 1u << 17,
   kOneTime = 1u << 18,
+  kOtherThreads = 1u << 19,
 };
 
 }  // namespace
@@ -70,6 +71,7 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   has(c.test_failed, kTestFailed);
   has(c.kept_bytes.has_value(), kKept);
   has(c.one_time_allocs.has_value(), kOneTime);
+  has(c.other_thread_allocs.has_value(), kOtherThreads);
   has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty(), kExtra);
 
   std::string record;
@@ -84,7 +86,7 @@ std::uint64_t CaseList::append(const CaseResult& c) {
        {std::pair{kAllocsMin, c.allocs_per_op_min}, std::pair{kBytes, c.bytes_per_op}, std::pair{kPeak, c.peak_bytes},
         std::pair{kLeaked, c.leaked_bytes_per_op}, std::pair{kNsMedian, c.ns_median}, std::pair{kNsMin, c.ns_min},
         std::pair{kNsMax, c.ns_max}, std::pair{kCpuNsMedian, c.cpu_ns_median}, std::pair{kKept, c.kept_bytes},
-        std::pair{kOneTime, c.one_time_allocs}}) {
+        std::pair{kOneTime, c.one_time_allocs}, std::pair{kOtherThreads, c.other_thread_allocs}}) {
     if (fields & field) w.figure(*value);
   }
   if (fields & kIterations) w.varint(static_cast<std::uint64_t>(*c.iterations));
@@ -118,7 +120,8 @@ CaseResult CaseList::operator[](std::size_t i) const {
        {std::pair{kAllocsMin, &c.allocs_per_op_min}, std::pair{kBytes, &c.bytes_per_op},
         std::pair{kPeak, &c.peak_bytes}, std::pair{kLeaked, &c.leaked_bytes_per_op}, std::pair{kNsMedian, &c.ns_median},
         std::pair{kNsMin, &c.ns_min}, std::pair{kNsMax, &c.ns_max}, std::pair{kCpuNsMedian, &c.cpu_ns_median},
-        std::pair{kKept, &c.kept_bytes}, std::pair{kOneTime, &c.one_time_allocs}}) {
+        std::pair{kKept, &c.kept_bytes}, std::pair{kOneTime, &c.one_time_allocs},
+        std::pair{kOtherThreads, &c.other_thread_allocs}}) {
     if (fields & field) *value = r.figure();
   }
   if (fields & kIterations) c.iterations = static_cast<std::int64_t>(r.varint());

@@ -52,6 +52,9 @@ struct CaseResult {
   /// What function-local statics built during a test allocated, or its
   /// first run beyond its counted one (allocgate_one_time_allocs).
   std::optional<double> one_time_allocs;
+  /// Of a test's allocations, those made on threads other than its own
+  /// (allocgate_other_thread_allocs): its figures may vary with scheduling.
+  std::optional<double> other_thread_allocs;
   std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
   std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
 };

@@ -588,6 +588,10 @@ std::string flaky_figures(const CaseResult& c) {
 
 }  // namespace
 
+double scheduling_margin(double other_thread_allocations) {
+  return std::max(1.0, std::ceil(std::sqrt(other_thread_allocations)));
+}
+
 std::string describe(const BoundChange& change, const Report& report) {
   using Kind = BoundChange::Kind;
   if (change.kind == Kind::failed_test) {
@@ -606,6 +610,7 @@ std::string describe(const BoundChange& change, const Report& report) {
   }
   if (change.kind != Kind::added) line.append(files::exact(change.from)).append(" -> ");
   line += files::exact(change.to);
+  if (change.kind == Kind::added && change.from > 0) line += " + " + files::exact(change.from) + " (tolerance)";
   return line;
 }
 
@@ -622,6 +627,7 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
   // addition out of name order is sorted in by the sort() that ends the
   // update, where a lookup after it would sort the section each time.
   std::vector<std::uint32_t> added;
+  std::vector<std::size_t> added_changes;  // each one's entry in changes
   for (std::size_t i = 0; i < report.cases.size(); ++i) {
     const CaseResult c = report.cases[i];
     const auto index = static_cast<std::uint32_t>(i);
@@ -664,6 +670,7 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
     }
     if (!bound) {
       added.push_back(index);
+      added_changes.push_back(changes.size());
       changes.push_back({index, BoundChange::Kind::added, false, 0, c.allocs_per_op});
       continue;
     }
@@ -679,16 +686,30 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
     if (bound->bytes_per_op && c.bytes_per_op) move(true, *bound->bytes_per_op, *c.bytes_per_op);
     if (moved) section.set(*at, *bound);
   }
-  for (const std::uint32_t i : added) {
-    const CaseResult c = report.cases[i];
+  for (std::size_t a = 0; a < added.size(); ++a) {
+    const CaseResult c = report.cases[added[a]];
     bounds::Bound b;
     b.allocs_per_op = c.allocs_per_op;
     b.bytes_per_op = c.bytes_per_op;
-    if (const Spread* spread = spread_of(c.name)) {
+    const Spread* spread = spread_of(c.name);
+    const bool threaded = c.other_thread_allocs.value_or(0) > 0;
+    if (spread != nullptr) {
       b.tolerance = spread->allocs_max - spread->allocs_min;
       if (b.bytes_per_op) b.bytes_tolerance = spread->bytes_max - spread->bytes_min;
       b.note = describe("it", *spread) + ": the bound is the most a run reached, its tolerance the range's width";
     }
+    if (threaded) {
+      // As many allocations more, of its mean size.
+      const double margin = scheduling_margin(*c.other_thread_allocs);
+      b.tolerance = std::max(b.tolerance, margin);
+      if (b.bytes_per_op && c.allocs_per_op > 0) {
+        b.bytes_tolerance = std::max(b.bytes_tolerance, std::ceil(margin * *b.bytes_per_op / c.allocs_per_op));
+      }
+      b.note += std::string(b.note.empty() ? "" : "; ") + "it allocates on other threads (" +
+                files::exact(*c.other_thread_allocs) +
+                " allocations), whose scheduling may move its figures: a tolerance of at least their square root";
+    }
+    changes[added_changes[a]].from = b.tolerance;
     section.add(c.name, b);
   }
   // A report's names are unique (read_report refuses one twice), and only

@@ -137,7 +137,7 @@ struct BoundChange {
   std::uint32_t case_index;  ///< into the report's cases
   Kind kind;
   bool bytes;   ///< bytes/op moved; else allocs/op (the figure added, for an added bound)
-  double from;  ///< unused when added
+  double from;  ///< when added: the tolerance given it (runs that differ, other threads)
   double to;
 };
 /// "added NAME: allocs/op 3", "tightened NAME: bytes/op 96 -> 64",
@@ -160,6 +160,17 @@ std::string describe(const BoundChange& change, const Report& report);
 /// reached, with a tolerance of the range's width (so a run may reach one
 /// range past it), and a note saying so; a bound whose tolerance is
 /// narrower is refused unless allow_loosen widens it.
+///
+/// A new bound of a test that allocates on other threads (its report's
+/// allocgate_other_thread_allocs), whether or not the runs differed, gets a
+/// tolerance of at least scheduling_margin(): how much its threads'
+/// scheduling may move it, one run or several.
+/// The allocations a test's threads' scheduling may add to a run, from
+/// those made on other threads: a count that depends on scheduling scatters
+/// by about its square root (a logger's 50,000 over three runs: 111 apart;
+/// a discard policy's 7, once 9), and at least 1.
+double scheduling_margin(double other_thread_allocations);
+
 bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report, const std::string& toolchain,
                                  bool allow_loosen, std::vector<BoundChange>& changes,
                                  std::vector<std::string>& refused, const Spreads* spreads = nullptr);

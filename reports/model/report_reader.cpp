@@ -356,6 +356,9 @@ void add_iteration(const std::string& name, Benchmark& b, const Reader& r, Frame
   if (const auto v = r.allocation(allocgate::keys::kOneTimeAllocations)) {
     c.one_time_allocs = std::max(c.one_time_allocs.value_or(0), *v);
   }
+  if (const auto v = r.allocation(allocgate::keys::kOtherThreadAllocations)) {
+    c.other_thread_allocs = std::max(c.other_thread_allocs.value_or(0), *v);
+  }
   if (c.sites.empty()) read_sites(r, c, frames);  // --allocgate_sites writes them into every repetition
   if (const auto t = r.nanoseconds(k::kRealTime)) b.real_ns.push_back(*t);
   if (const auto t = r.nanoseconds(k::kCpuTime)) b.cpu_ns.push_back(*t);

@@ -46,6 +46,9 @@ Report fold_runs(std::vector<NamedReport> runs, Spreads& spreads) {
       if (c.leaked_bytes_per_op)
         most.leaked_bytes_per_op = std::max(most.leaked_bytes_per_op.value_or(0), *c.leaked_bytes_per_op);
       most.test_failed = most.test_failed || c.test_failed;
+      if (c.other_thread_allocs) {
+        most.other_thread_allocs = std::max(most.other_thread_allocs.value_or(0), *c.other_thread_allocs);
+      }
       folded.cases.set(*at, most);
     }
   }

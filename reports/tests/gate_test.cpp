@@ -190,11 +190,31 @@ TEST(GateUpdate, AFailedTestsFiguresAreNeverRecorded) {
 // scheduling: recorded at the most a run reached, with the range as its
 // tolerance and a note; the single-threaded test keeps an exact bound. Every
 // run then passes; one added allocation per call (here 10,000 calls) fails.
+// A test binary's report (--allocgate_out): Google Benchmark's layout, a
+// case per test with allocgate's keys.
+Report test_report_of(json tests) {
+  for (json& t : tests) {
+    t["run_type"] = "iteration";
+    t["iterations"] = 1;
+    t["allocs/op"] = t.at("allocs_per_op");
+    t["bytes/op"] = t.at("bytes_per_op");
+    t.erase("allocs_per_op");
+    t.erase("bytes_per_op");
+  }
+  return report_from_json(
+      json{{"context", {{"allocgate_toolchain", "tc"}, {"allocgate_tests", "googletest"}}}, {"benchmarks", tests}},
+      "tests.json");
+}
+
 TEST(GateUpdate, RunsWhoseFiguresVaryAreRecordedAsTheirRange) {
   const auto run = [](double flush_allocs, double flush_bytes) {
-    return report_of(
+    return test_report_of(
         json::array({{{"name", "multithread flush"}, {"allocs_per_op", flush_allocs}, {"bytes_per_op", flush_bytes}},
-                     {{"name", "single thread"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}}}));
+                     {{"name", "single thread"}, {"allocs_per_op", 3}, {"bytes_per_op", 96}},
+                     {{"name", "a pool's worker"},
+                      {"allocs_per_op", 250},
+                      {"bytes_per_op", 4000},
+                      {"allocgate_other_thread_allocs", 50}}}));
   };
   std::vector<NamedReport> runs{
       {"1.json", run(49950, 800000)}, {"2.json", run(50050, 801600)}, {"3.json", run(49939, 799824)}};
@@ -216,9 +236,19 @@ TEST(GateUpdate, RunsWhoseFiguresVaryAreRecordedAsTheirRange) {
   const Bound single = b.toolchains.at("tc").find("single thread").value();
   EXPECT_EQ(single.allocs_per_op, 3);
   EXPECT_EQ(single.tolerance, 0);
+  // The same in every run, but partly another thread's: the square root of
+  // that share (50: 8), and as many allocations of its mean size (16 B).
+  const Bound pool = b.toolchains.at("tc").find("a pool's worker").value();
+  EXPECT_EQ(pool.allocs_per_op, 250);
+  EXPECT_EQ(pool.tolerance, 8);
+  EXPECT_EQ(pool.bytes_tolerance, 128);
+  EXPECT_NE(pool.note.find("allocates on other threads (50 allocations)"), std::string::npos) << pool.note;
+  const std::vector<std::string> recorded = lines(changes, folded);
+  EXPECT_NE(std::find(recorded.begin(), recorded.end(), "added multithread flush: allocs/op 50050 + 111 (tolerance)"),
+            recorded.end());
   for (const NamedReport& r : runs) EXPECT_FALSE(evaluate(r.report, b, "tc", "b").failed(false)) << r.source;
   EXPECT_TRUE(evaluate(run(49950 + 10000, 800000 + 320000), b, "tc", "b").failed(false));
-  EXPECT_TRUE(evaluate(report_of(json::array(
+  EXPECT_TRUE(evaluate(test_report_of(json::array(
                            {{{"name", "multithread flush"}, {"allocs_per_op", 50000}, {"bytes_per_op", 800000}},
                             {{"name", "single thread"}, {"allocs_per_op", 4}, {"bytes_per_op", 96}}})),
                        b, "tc", "b")

@@ -117,6 +117,10 @@ TEST_F(ZeroCodeTests, EveryTestHasTheFiguresItsCodeMakes) {
 #endif
   EXPECT_EQ(worker.at("leaked_bytes/op"), 0);
   EXPECT_EQ(worker.at("allocgate_kept_blocks"), worker.at("allocs/op"));
+  // Its string is the worker's allocation: the test allocates on another
+  // thread (its bound gets a tolerance); a test on its own thread does not.
+  EXPECT_EQ(worker.at("allocgate_other_thread_allocs"), 1);
+  EXPECT_FALSE(tests.at("Strings.CopyOfALongString").contains("allocgate_other_thread_allocs"));
   EXPECT_EQ(tests.at("Leaks.ADeliberateLeak").at("allocgate_kept_bytes"), 0);
   EXPECT_EQ(tests.at("Strings.CopyOfALongString").at("peak_bytes"), 2 * long_string(100));
   EXPECT_EQ(tests.count("Skips.ASkippedTestIsNotACase"), 0u);

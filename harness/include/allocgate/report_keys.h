@@ -30,6 +30,11 @@ inline constexpr const char* kKeptBlocks = "allocgate_kept_blocks";
 /// Absent when none.
 inline constexpr const char* kOneTimeAllocations = "allocgate_one_time_allocs";
 inline constexpr const char* kOneTimeBytes = "allocgate_one_time_bytes";
+/// Of the test's allocations, those made on threads other than the one that
+/// ran it (a worker it started or handed work to). Absent when none. A test
+/// with some may allocate more or less from run to run as the threads are
+/// scheduled: `diff --update` gives its bound a tolerance.
+inline constexpr const char* kOtherThreadAllocations = "allocgate_other_thread_allocs";
 /// true when the test failed: its figures are reported all the same.
 inline constexpr const char* kTestFailed = "allocgate_test_failed";
 

@@ -256,6 +256,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       figures.kept_bytes = live.kept.bytes - std::min(live.kept.bytes, record_bytes);
       figures.one_time_allocations = one_time.allocations;
       figures.one_time_bytes = one_time.bytes;
+      figures.other_thread_allocations = ended.other_thread_allocations;
       // Warmed up: what its first run allocated beyond this one was a first use's.
       if (const auto first = first_runs_.find(full_name(info)); first != first_runs_.end()) {
         figures.one_time_allocations +=

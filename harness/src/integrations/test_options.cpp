@@ -113,6 +113,7 @@ TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end) {
   figures.kept_bytes = end.live.kept.bytes;
   figures.one_time_allocations = end.one_time.allocations;
   figures.one_time_bytes = end.one_time.bytes;
+  figures.other_thread_allocations = end.other_thread_allocations;
   return figures;
 }
 

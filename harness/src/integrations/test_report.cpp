@@ -85,6 +85,7 @@ void TestReport::write(const std::string& path, const std::string& executable) c
       entry[keys::kOneTimeAllocations] = f.one_time_allocations;
       entry[keys::kOneTimeBytes] = f.one_time_bytes;
     }
+    if (f.other_thread_allocations != 0) entry[keys::kOtherThreadAllocations] = f.other_thread_allocations;
     if (f.failed) entry[keys::kTestFailed] = true;
     if (run.sites) {
       entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);

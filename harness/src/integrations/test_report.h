@@ -28,6 +28,8 @@ struct TestFigures {
   // in `stats`, as its cost falls on whichever test runs first.
   std::uint64_t one_time_allocations = 0;
   std::uint64_t one_time_bytes = 0;
+  // Of stats.allocations, those made on another thread than the test's.
+  std::uint64_t other_thread_allocations = 0;
   bool failed = false;
 };
 

@@ -20,6 +20,15 @@ void add_live(const allocgate::detail::TrackedBlock& block, void*) {
   }
 }
 
+// What threads other than the owner of the process's tally (the thread that
+// opened the first scope: the one that runs the tests) have allocated so
+// far; 0 on any other thread, where the share is not told apart.
+std::uint64_t other_threads_allocations() {
+  const allocgate::detail::ProcessCounters& process = allocgate::detail::process_counters();
+  if (process.owner.load(std::memory_order_relaxed) != &allocgate::detail::thread_state()) return 0;
+  return process.shared.allocations.load(std::memory_order_relaxed);
+}
+
 }  // namespace
 
 OneTime OneTime::now() {
@@ -68,6 +77,7 @@ void TestRun::begin(bool with_stacks, void* not_the_tests) {
   if (not_the_tests != nullptr) allocgate::detail::disown_block(not_the_tests, 0);
   one_time_before_ = OneTime::now();
   scope_.emplace();
+  others_before_ = other_threads_allocations();
 }
 
 TestRun::End TestRun::end(const void* outer_frame, bool mark) {
@@ -76,6 +86,7 @@ TestRun::End TestRun::end(const void* outer_frame, bool mark) {
   if (mark) end.live = allocgate::detail::split_live_blocks(outer_frame, capture_ ? add_live : nullptr);
   allocgate::detail::stop_tracking_blocks();
   end.one_time = OneTime::now() - one_time_before_;
+  end.other_thread_allocations = other_threads_allocations() - others_before_;
   scope_.reset();
   return end;
 }

@@ -70,6 +70,7 @@ class TestRun {
   struct End {
     allocgate::detail::LiveSplit live;  ///< blocks of the run live at its end: leaked, and kept (still reachable)
     OneTime one_time;                   ///< what statics first built during the run allocated
+    std::uint64_t other_thread_allocations = 0;  ///< made on threads other than begin()'s
   };
   /// Ends counting, on a paused thread. The live blocks are split by a
   /// marking of the program's memory, its stack read from `outer_frame` up
@@ -88,6 +89,7 @@ class TestRun {
   std::optional<ProcessAllocationScope> scope_;
   std::thread::id thread_;
   OneTime one_time_before_;
+  std::uint64_t others_before_ = 0;  // the other threads' tally of allocations, at begin()
 };
 
 }  // namespace allocgate::integrations
