@@ -149,7 +149,10 @@ TEST_F(Reachability, StoppingThreadsStopsEachOtherThreadAndLetsThemGo) {
     const allocgate::detail::StoppedThreads stopped;
     EXPECT_GE(stopped.size(), 2u);  // and a sanitizer's own threads, where they take the signal
     EXPECT_EQ(stopped.unanswered(), 0u);
-    for (std::size_t i = 0; i < stopped.size(); ++i) EXPECT_NE(stopped[i].stack_pointer, 0u);
+    for (std::size_t i = 0; i < stopped.size(); ++i) {
+      EXPECT_TRUE(stopped.stopped(i));
+      EXPECT_NE(stopped[i].stack_pointer, 0u);
+    }
     // One stop at a time: another made meanwhile stops nothing.
     const allocgate::detail::StoppedThreads second;
     EXPECT_EQ(second.size(), 0u);

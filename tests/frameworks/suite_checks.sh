@@ -61,11 +61,11 @@ check_leaks_named() {
 }
 
 # check_verdicts_hold COMMAND...: the leak check's verdicts are the same in
-# every one of ALLOCGATE_VERDICT_RUNS runs (10; ci/test.sh --long: 100)
+# every one of ALLOCGATE_VERDICT_RUNS runs (5; ci/test.sh --long: 100)
 # with the addresses randomized, and as many with them fixed (setarch -R):
 # a verdict must not depend on where a block or a frame happens to be.
 check_verdicts_hold() {
-  local runs=${ALLOCGATE_VERDICT_RUNS:-10} i layout log
+  local runs=${ALLOCGATE_VERDICT_RUNS:-5} i layout log
   for layout in randomized fixed; do
     for ((i = 1; i <= runs; i++)); do
       log=$work/verdict.log

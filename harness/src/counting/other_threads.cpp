@@ -79,6 +79,7 @@ void on_stop(int, siginfo_t*, void* context) {
       StoppedThread& record = g_records.load(std::memory_order_acquire)[i];
       take_registers(record, context);
       record.thread_pointer = reinterpret_cast<std::uintptr_t>(::pthread_self());
+      __atomic_store_n(&record.stopped_in, epoch, __ATOMIC_RELEASE);
     }
     g_arrived.fetch_add(1, std::memory_order_release);
     while (g_epoch.load(std::memory_order_acquire) == epoch) futex(g_epoch, FUTEX_WAIT_PRIVATE, epoch, nullptr);
@@ -219,9 +220,9 @@ StoppedThreads::StoppedThreads() noexcept {
   g_next.store(0, std::memory_order_relaxed);
   g_arrived.store(0, std::memory_order_relaxed);
   g_departed.store(0, std::memory_order_relaxed);
-  g_epoch.fetch_add(1, std::memory_order_acq_rel);  // odd: stopping
-  std::size_t ready = 0;                            // sent, taking it
-  std::size_t blocked = 0;                          // sent (or still pending from before), blocking it now
+  epoch_ = g_epoch.fetch_add(1, std::memory_order_acq_rel) + 1;  // odd: stopping
+  std::size_t ready = 0;                                         // sent, taking it
+  std::size_t blocked = 0;                                       // sent (or still pending from before), blocking it now
   for_each_thread([&](long tid) {
     if (tid == self) return;
     const SignalState state = signal_state(tid);
@@ -234,7 +235,7 @@ StoppedThreads::StoppedThreads() noexcept {
   if (wait_for(g_arrived, ready) && blocked > 0) wait_for(g_arrived, sent, kBlockedAnswerWithinNanoseconds);
   const std::size_t arrived = g_arrived.load(std::memory_order_acquire);
   unanswered_ = sent - std::min(sent, arrived);
-  stopped_ = std::min({g_next.load(std::memory_order_acquire), arrived, g_capacity.load(std::memory_order_relaxed)});
+  stopped_ = std::min(g_next.load(std::memory_order_acquire), g_capacity.load(std::memory_order_relaxed));
 }
 
 StoppedThreads::~StoppedThreads() {
@@ -250,6 +251,10 @@ StoppedThreads::~StoppedThreads() {
 
 const StoppedThread& StoppedThreads::operator[](std::size_t i) const noexcept {
   return g_records.load(std::memory_order_acquire)[i];
+}
+
+bool StoppedThreads::stopped(std::size_t i) const noexcept {
+  return __atomic_load_n(&(*this)[i].stopped_in, __ATOMIC_ACQUIRE) == epoch_;
 }
 
 const void* StoppedThreads::records_begin() const noexcept { return g_records.load(std::memory_order_acquire); }

@@ -33,6 +33,7 @@ struct StoppedThread {
   std::uintptr_t stack_pointer = 0;           ///< the interrupted code's, its red zone below included
   std::uintptr_t thread_pointer = 0;          ///< pthread_self(): its static thread-local storage is beside it
   std::uintptr_t registers[kRegisters] = {};  ///< the general registers at the interruption
+  int stopped_in = 0;  ///< the stop whose handler wrote it, written last: a record of another is not read
 };
 
 /// Stops every other thread of the process for its lifetime. Only one set
@@ -45,8 +46,11 @@ class StoppedThreads {
   StoppedThreads(const StoppedThreads&) = delete;
   StoppedThreads& operator=(const StoppedThreads&) = delete;
 
+  /// Records 0 to size(): of a thread stopped, or (past the time limit) of
+  /// one still writing it, which stopped() tells.
   std::size_t size() const noexcept { return stopped_; }
   const StoppedThread& operator[](std::size_t i) const noexcept;
+  bool stopped(std::size_t i) const noexcept;
   /// Threads signalled that did not stop within the time limit.
   std::size_t unanswered() const noexcept { return unanswered_; }
   /// The stopped threads' records, as one range of memory to read.
@@ -55,6 +59,7 @@ class StoppedThreads {
 
  private:
   bool owner_ = false;
+  int epoch_ = 0;
   std::size_t stopped_ = 0;
   std::size_t unanswered_ = 0;
 };

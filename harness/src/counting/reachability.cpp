@@ -265,6 +265,7 @@ class Marking {
       return false;
     }
     for (std::size_t i = 0; i < others.size(); ++i) {
+      if (!others.stopped(i)) continue;
       const StoppedThread& thread = others[i];
       if (const Range* stack = region_of(thread.stack_pointer);
           stack != nullptr && !roots.push(Range{thread.stack_pointer, stack->end})) {
