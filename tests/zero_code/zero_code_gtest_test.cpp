@@ -264,6 +264,23 @@ TEST_F(ZeroCodeTests, FailOnLeakFailsEachLeakingTestNamingItsBytesAndLine) {
   EXPECT_EQ(run("ALLOCGATE_FAIL_ON_LEAK=1 " + kSuite + " --gtest_filter=Statics.*").code, 0);
 }
 
+// A verdict must not depend on where blocks and frames happen to be: the
+// same tests leak in every run, with addresses randomized and fixed
+// (setarch -R), and a worker's blocks are kept in each.
+TEST_F(ZeroCodeTests, TheLeakVerdictsAreTheSameInEveryRunAndLayout) {
+  const std::string suite = kSuite + " --gtest_filter=Leaks.*:Kept.* --allocgate_fail_on_leak";
+  for (const std::string& layout : {std::string(), std::string("setarch \"$(uname -m)\" -R ")}) {
+    for (int i = 0; i < 5; ++i) {
+      const auto result = run(layout + suite);
+      EXPECT_EQ(result.code, 1) << layout << result.output;
+      EXPECT_NE(result.output.find("[  FAILED  ] Leaks.ADeliberateLeak"), std::string::npos) << layout;
+      EXPECT_NE(result.output.find("[  FAILED  ] Leaks.FreesAnOlderBlockAndLeaksANewOne"), std::string::npos) << layout;
+      EXPECT_NE(result.output.find("[  FAILED  ] Leaks.HeldOnlyByALeakedBlock"), std::string::npos) << layout;
+      EXPECT_EQ(result.output.find("[  FAILED  ] Kept"), std::string::npos) << layout << result.output;
+    }
+  }
+}
+
 // The failure's text for a leaked std::string of 100 characters (the string
 // and its buffer) made by `statement` in `function` of tests/zero_code/FILE,
 // after `held_by` (", held by:" in the run, or the rerun's words).
