@@ -39,6 +39,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(man-db)               # reads the man pages as man shows them
   packages+=(golang-1.19-go)       # go tool pprof reads the exported profiles
   packages+=(doctest-dev catch2)   # doctest 2.4.9 and Catch2 v2 suites counted as Debian ships them
+  packages+=(libfmt-dev)           # spdlog's own suite, from its Debian source package, built as Debian builds it
 fi
 
 missing=()

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# spdlog's own suite (Debian's source package, 1.10: Catch2 v2 as Debian ships
+# it, 147 test cases, an async logger's thread pool), built as Debian builds it
+# (its patches, the system's fmt and Catch2), plain and with allocgate::catch2
+# linked by adopt_catch2_v2.cmake and no line of spdlog's changed:
+#  - the same tests pass, with the same count of assertions;
+#  - the leak check names no test in ALLOCGATE_VERDICT_RUNS runs (5; 100 under
+#    ci/test.sh --long): the blocks a pool's worker holds are kept;
+#  - bounds recorded from 3 runs pass every other run, the threaded tests with
+#    the tolerance their report asks for;
+#  - one allocation injected into pattern_formatter::format fails the async
+#    tests that format many messages, on the worker as on the test's thread.
+# Usage: run_spdlog.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 source=$2 work=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+allocgate=$build/reports/allocgate
+rm -rf "$work" && mkdir -p "$work/apt/lists/partial" && cd "$work"
+
+# A scratch sources list: Debian's archive serves the source package.
+echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
+apt=(-o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o Dir::State::Lists="$work/apt/lists" -o APT::Sandbox::User=root)
+apt-get "${apt[@]}" update >apt.log 2>&1 || { tail -5 apt.log; fail "apt-get update of the scratch sources list"; }
+apt-get "${apt[@]}" source --download-only spdlog=1:1.10.0+ds-0.4 >>apt.log 2>&1 ||
+  apt-get "${apt[@]}" source --download-only spdlog >>apt.log 2>&1 || { tail -5 apt.log; fail "apt-get source spdlog"; }
+tar -xf spdlog_*.orig.tar.xz
+spdlog=$(find . -maxdepth 1 -type d -name 'spdlog-*' | head -1)
+tar -xf spdlog_*.debian.tar.xz -C "$spdlog"
+while read -r patch; do
+  [ -n "$patch" ] && patch -d "$spdlog" -p1 -s <"$spdlog/debian/patches/$patch"
+done <"$spdlog/debian/patches/series"
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPDLOG_BUILD_TESTS=ON -DSPDLOG_FMT_EXTERNAL=ON -DSPDLOG_BUILD_EXAMPLE=OFF)
+cmake -S "$spdlog" -B plain "${common[@]}" >plain.log 2>&1 && cmake --build plain -j2 >>plain.log 2>&1 ||
+  { tail -20 plain.log; fail "building spdlog's suite plain"; }
+cmake -S "$spdlog" -B adopted "${common[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_PROJECT_spdlog_utests_INCLUDE="$source/tests/frameworks/real_suites/adopt_catch2_v2.cmake" >adopted.log 2>&1 &&
+  cmake --build adopted -j2 >>adopted.log 2>&1 || { tail -20 adopted.log; fail "building spdlog's suite adopted"; }
+# Its tests write logs under the working directory.
+suite() { (cd "$work/$1/tests" && shift && "$@" ./spdlog-utests) 2>&1; }
+
+plain_summary=$(suite plain env | tail -2 | head -1)
+adopted_summary=$(ALLOCGATE_OUT="$work/run1.json" suite adopted env | tail -2 | head -1)
+[ "$plain_summary" = "$adopted_summary" ] && [[ $plain_summary == "All tests passed"* ]] ||
+  fail "plain: '$plain_summary', adopted: '$adopted_summary'"
+
+runs=${ALLOCGATE_VERDICT_RUNS:-5}
+for ((i = 1; i <= runs; i++)); do
+  log=$(ALLOCGATE_FAIL_ON_LEAK=1 ALLOCGATE_OUT="$work/leak$i.json" suite adopted env) ||
+    { echo "$log" | grep -B2 -A6 " leaked " >&2; fail "run $i of $runs with the leak check failed"; }
+done
+cases=$(jq '.benchmarks | length' "$work/run1.json")
+threaded=$(jq '[.benchmarks[] | select(.allocgate_other_thread_allocs)] | length' "$work/run1.json")
+
+"$allocgate" diff --update --bounds "$work/bounds.json" "$work/leak1.json" "$work/leak2.json" "$work/leak3.json" \
+  >record.log 2>&1 || { cat record.log; fail "recording the bounds from 3 runs"; }
+for ((i = 4; i <= runs; i++)); do
+  "$allocgate" diff --bounds "$work/bounds.json" "$work/leak$i.json" >gate$i.log 2>&1 ||
+    { grep REGRESSION gate$i.log; fail "run $i, unchanged, fails the bounds recorded from runs 1 to 3"; }
+done
+"$allocgate" diff --bounds "$work/bounds.json" "$work/run1.json" >gate.log 2>&1 ||
+  { grep REGRESSION gate.log; fail "the first run fails the bounds"; }
+
+# One allocation more per message formatted.
+formatter=$spdlog/include/spdlog/pattern_formatter-inl.h
+sed -i '/^SPDLOG_INLINE void pattern_formatter::format(const details::log_msg &msg, memory_buf_t &dest)$/{n;a\
+    { std::string injected(100, '"'"'i'"'"'); asm volatile("" : : "r"(injected.data()) : "memory"); }
+}' "$formatter"
+grep -q "injected(100" "$formatter" || fail "the injection did not apply"
+cmake --build adopted -j2 >>adopted.log 2>&1 || { tail -20 adopted.log; fail "building the injected suite"; }
+ALLOCGATE_OUT="$work/injected.json" suite adopted env >/dev/null || true
+status=0
+"$allocgate" diff --bounds "$work/bounds.json" "$work/injected.json" >injected.log 2>&1 || status=$?
+[ "$status" = 1 ] || { cat injected.log; fail "the gate passed an injected allocation (exit $status)"; }
+for test in "flush" "multi threads" "basic async test " "tp->wait_empty() " "basic_logging "; do
+  grep -qF "REGRESSION $test:" injected.log || { grep REGRESSION injected.log; fail "'$test' is not a regression"; }
+done
+echo "PASS: spdlog's suite, $cases cases ($threaded on other threads too): the same tests and assertions adopted; no leak in $runs runs; bounds from 3 runs hold in the rest; an injected allocation fails its async tests"
