@@ -66,12 +66,14 @@ void disown_block(void* block, std::size_t size) noexcept;
 /// memory's last block left there: a stale pointer that keeps a leak.
 void clear_new_blocks() noexcept;
 
-/// From now on, with block headers, a block freed that no test run
-/// allocated (the framework's, its runner's) is held back from malloc, up
-/// to 64 MiB, oldest handed back first: a stale copy of its address in the
-/// framework's memory (a cleared vector's spare capacity, where a section's
-/// name was) then cannot be the address of a block a later test allocates,
-/// whose leak it would hide from split_live_blocks' marking.
+/// From now on, with block headers, a block freed (the framework's, its
+/// runner's, an earlier test's) is held back from malloc, up to 64 MiB,
+/// oldest handed back first: a stale copy of its address (a cleared
+/// vector's spare capacity, where a section's name was; the bytes of a
+/// struct sigaction that glibc copies from its stack and the kernel never
+/// wrote, kept in doctest's static handlers) then cannot be the address of
+/// a block a later test allocates, whose leak it would hide from
+/// split_live_blocks' marking.
 void hold_freed_blocks() noexcept;
 
 /// The counted blocks still tracked, but those kept by a static: leaked bytes and blocks, and calls

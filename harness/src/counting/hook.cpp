@@ -178,10 +178,10 @@ constexpr std::size_t kHeldBytes = std::size_t{64} << 20;
 
 void hold_block(BlockHeader* header) noexcept;
 
-// Hands a block with a header back to malloc, or holds it: one no test run
-// allocated (no leakable tag), with the header right in front of its data.
+// Hands a block with a header back to malloc, or holds it: one with the
+// header right in front of its data, a test's as the framework's.
 [[gnu::always_inline]] inline void free_with_header(BlockHeader* header, std::uint64_t tag) noexcept {
-  if (ALLOCGATE_UNLIKELY(g_process.hold_freed_blocks.load(std::memory_order_relaxed)) && !(tag & kLeakableBit) &&
+  if (ALLOCGATE_UNLIKELY(g_process.hold_freed_blocks.load(std::memory_order_relaxed)) &&
       offset_of(tag) == sizeof(BlockHeader)) {
     hold_block(header);
   } else {
