@@ -157,8 +157,9 @@ class CountingListener : public Catch::EventListenerBase {
   void benchmarkFailed(Catch::StringRef) override { t_benchmarking.reset(); }
 
   void testCasePartialEnded(const Catch::TestCaseStats& stats, std::uint64_t) override {
-    const PauseCounting pause;
     Counting& c = counting();
+    if (c.judging_later) judge();  // no section event came after the body threw
+    const PauseCounting pause;
     if (!c.stats || !c.end) return;                   // no body ran (a run Catch2 skipped)
     if (stats.totals.assertions.skipped > 0) return;  // a skipped test is not a case
     integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
