@@ -167,7 +167,7 @@ std::string describe(const BoundChange& change, const Report& report);
 /// scheduling may move it, one run or several.
 /// The allocations a test's threads' scheduling may add to a run, from
 /// those made on other threads: a count that depends on scheduling scatters
-/// by about its square root (a logger's 50,000 over three runs: 111 apart;
+/// by about its square root (spdlog's "flush": 108 on the pool's worker, 118 or 119 in all;
 /// a discard policy's 7, once 9), and at least 1.
 double scheduling_margin(double other_thread_allocations);
 

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstring>
 
 namespace allocgate::detail {
@@ -133,13 +134,8 @@ bool has_stop_signal(const char* text, const char* key) noexcept {
 }
 
 SignalState signal_state(long tid) noexcept {
-  char path[64] = "/proc/self/task/";
-  char digits[24];
-  int n = 0;
-  for (long t = tid; t > 0 && n < 20; t /= 10) digits[n++] = static_cast<char>('0' + t % 10);
-  std::size_t at = std::strlen(path);
-  while (n > 0) path[at++] = digits[--n];
-  std::memcpy(path + at, "/status", 8);
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%ld/status", tid);
   const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return {};
   char text[4096];
