@@ -103,13 +103,29 @@ std::filesystem::path replaced_file(std::filesystem::path file) {
   fail(file, "cannot reach", ELOOP);
 }
 
+bool names_a_descriptor(const std::filesystem::path& file) {
+  const std::string text = file.lexically_normal().string();
+  if (text == "/dev/stdout" || text == "/dev/stderr" || text.rfind("/dev/fd/", 0) == 0) return true;
+  if (text.rfind("/proc/", 0) != 0) return false;
+  const std::size_t fd = text.find("/fd/", 6);
+  return fd != std::string::npos && text.find('/', 6) == fd;  // /proc/PID/fd/N, /proc/self/fd/N
+}
+
 namespace {
 
 // A target that is not a file to replace: a terminal, /dev/null or a pipe is
 // written into as a shell's `>` would (renaming over /dev/null would replace
-// the system's); a directory, a block device or a socket is refused. False
-// when `file` is a regular file or absent: replace it.
+// the system's); a directory, a block device or a socket is refused. A path
+// that names an open descriptor (/dev/stdout, /proc/self/fd/N) is appended to,
+// whatever it is: the program's own output, which the report joins at its
+// end. False when `file` is a regular file or absent: replace it.
 bool wrote_in_place(const fs::path& file, const TextProducer& produce) {
+  if (names_a_descriptor(file)) {
+    const Descriptor out(::open(file.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NOCTTY));
+    if (out.fd < 0) fail(file, "cannot write", errno);
+    produce([&](std::string_view text) { write_all(out.fd, text, file); });
+    return true;
+  }
   struct stat st {};
   if (::stat(file.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return false;
   if (S_ISDIR(st.st_mode)) throw InputError(file.string() + ": is a directory");

@@ -15,9 +15,15 @@ namespace allocgate::files {
 /// Throws InputError when a link cannot be read or loops.
 std::filesystem::path replaced_file(std::filesystem::path file);
 
+/// Whether `file` names an open descriptor of the process (/dev/stdout,
+/// /dev/stderr, /dev/fd/N, /proc/self/fd/N, /proc/PID/fd/N): written into in
+/// place, appended to, never replaced, whatever the descriptor is.
+bool names_a_descriptor(const std::filesystem::path& file);
+
 /// Writes text to a temporary file in file's directory, then renames it over
 /// file: a reader sees the old contents or the new, never a mix. A character
-/// device or a FIFO (/dev/null, a terminal, a pipe) is written in place, never
+/// device or a FIFO (/dev/null, a terminal, a pipe) is written in place, and a
+/// path naming a descriptor (names_a_descriptor) appended to, never
 /// renamed over; a directory, a block device or a socket is refused. A symlink is
 /// written through (its target is replaced, the link kept); the new file keeps
 /// the old one's mode, owner and group. The temporary has no name while it is

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "allocgate/allocgate.h"
@@ -303,6 +304,72 @@ TEST(CaptureSites, NestedCapturesHandBackToTheOuterOne) {
   small_blocks(3);
   outer.stop();
   EXPECT_EQ(outer.profile().allocations, 5u);
+}
+
+const allocgate::Site* at_line(const allocgate::SiteProfile& profile, unsigned line) {
+  for (const auto& site : profile.sites) {
+    if (site.where.line == line && site.where.file.find("sites_test.cpp") != std::string::npos) return &site;
+  }
+  return nullptr;
+}
+
+// A test's workers are the test's: with kEveryThread their allocations carry
+// their lines as the capture's own thread's do.
+TEST(CaptureSites, EveryThreadNamesTheLinesOfTheWorkersItsThreadStarts) {
+  small_blocks(0);  // g_small_line set
+  one_large_block();
+  CaptureSites capture(1024, allocgate::Unwinder::kCached, allocgate::CaptureThreads::kEveryThread);
+  std::thread worker([] { small_blocks(7); });
+  worker.join();
+  one_large_block();
+  capture.stop();
+  std::thread([] { small_blocks(5); }).join();  // stopped: not captured
+  const auto profile = capture.profile();
+  const allocgate::Site* workers = at_line(profile, g_small_line);
+  ASSERT_NE(workers, nullptr) << profile.top(10);
+  EXPECT_NE(workers->where.function.find("small_blocks"), std::string::npos);
+  EXPECT_EQ(workers->count, 7u);
+  EXPECT_EQ(workers->bytes, 7u * 16);
+  EXPECT_EQ(workers->temporary, 0u);  // a worker's temporaries are not told
+  const allocgate::Site* own = at_line(profile, g_large_line);
+  ASSERT_NE(own, nullptr) << profile.top(10);
+  EXPECT_EQ(own->count, 1u);
+  EXPECT_EQ(own->temporary, 1u);
+  EXPECT_EQ(profile.dropped, 0u);
+  // A worker's stack is whole, down to its thread's start; the
+  // capture's thread's begins where the capture began.
+  for (const auto& stack : profile.stacks) {
+    if (stack.frames.back().line != g_small_line) continue;
+    EXPECT_NE(stack.frames.back().function.find("small_blocks"), std::string::npos);
+    EXPECT_GE(stack.frames.size(), 3u);
+  }
+}
+
+TEST(CaptureSites, ThisThreadLeavesTheWorkersOut) {
+  small_blocks(0);
+  CaptureSites capture;
+  std::thread([] { small_blocks(7); }).join();
+  capture.stop();
+  EXPECT_EQ(at_line(capture.profile(), g_small_line), nullptr) << capture.profile().top(10);
+}
+
+// Workers allocating at once from one place: every allocation in the one
+// table, none lost to a race (ThreadSanitizer checks the lock), and a restart
+// forgets theirs as it does the thread's own.
+TEST(CaptureSites, EveryThreadCountsWorkersAllocatingAtOnceExactly) {
+  small_blocks(0);
+  CaptureSites capture(1024, allocgate::Unwinder::kCached, allocgate::CaptureThreads::kEveryThread);
+  std::thread([] { small_blocks(3); }).join();
+  capture.restart();
+  std::vector<std::thread> workers;
+  for (int i = 0; i < 4; ++i) workers.emplace_back([] { small_blocks(1000); });
+  for (std::thread& worker : workers) worker.join();
+  capture.stop();
+  const auto profile = capture.profile();
+  const allocgate::Site* site = at_line(profile, g_small_line);
+  ASSERT_NE(site, nullptr) << profile.top(10);
+  EXPECT_EQ(site->count, 4000u);
+  EXPECT_EQ(site->bytes, 4000u * 16);
 }
 
 std::string g_text;

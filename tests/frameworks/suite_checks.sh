@@ -96,6 +96,65 @@ check_gate() {
     { cat "$work/grown.log"; fail "the gate does not name the test and the line $line"; }
 }
 
+# check_report_outputs BINARY STATUS EXIT_ARGS...: the report goes where
+# its path leads and replaces nothing else there (report_output.h): through
+# a symlink, the link kept; into a FIFO in place, its reader given the
+# report; over a read-only file, its mode kept. A write that fails fails
+# the run (exit 1), a path that cannot be written is refused before the
+# first test (exit 2, one line), and a run that ends in a test (BINARY
+# EXIT_ARGS...) says so and leaves no earlier report for the gate. STATUS:
+# the suite's own exit status.
+check_report_outputs() {
+  local bin=$1 expected=$2 out=$work/outputs status reader
+  shift 2
+  rm -rf "$out" && mkdir -p "$out/kept"
+  ln -s kept/real.json "$out/link.json"
+  status=0
+  ALLOCGATE_OUT=$out/link.json "$bin" >"$out/log" 2>&1 || status=$?
+  [ "$status" = "$expected" ] && [ -L "$out/link.json" ] && jq -e '.benchmarks | length > 0' "$out/kept/real.json" >/dev/null ||
+    { cat "$out/log"; fail "a report through a symlink: exit $status, link or target wrong"; }
+
+  mkfifo "$out/fifo"
+  cat "$out/fifo" >"$out/from_fifo.json" &
+  reader=$!
+  status=0
+  ALLOCGATE_OUT=$out/fifo "$bin" >"$out/log" 2>&1 || status=$?
+  wait "$reader"
+  [ "$status" = "$expected" ] && [ -p "$out/fifo" ] && jq -e '.benchmarks | length > 0' "$out/from_fifo.json" >/dev/null ||
+    { cat "$out/log"; fail "a report into a FIFO: exit $status, FIFO replaced or its reader given nothing"; }
+
+  echo '{}' >"$out/read_only.json" && chmod 0444 "$out/read_only.json"
+  status=0
+  ALLOCGATE_OUT=$out/read_only.json "$bin" >"$out/log" 2>&1 || status=$?
+  [ "$status" = "$expected" ] && [ "$(stat -c %a "$out/read_only.json")" = 444 ] &&
+    jq -e '.benchmarks | length > 0' "$out/read_only.json" >/dev/null ||
+    { cat "$out/log"; fail "a report over a read-only file: exit $status, mode $(stat -c %a "$out/read_only.json")"; }
+
+  # A file size limit of 1 KB: the report's write fails as on a full disk.
+  # The suite's output goes through a pipe, which the limit does not reach.
+  (
+    trap '' XFSZ
+    ulimit -f 1
+    status=0
+    ALLOCGATE_OUT=$out/full.json "$bin" 2>&1 || status=$?
+    echo "exit $status"
+  ) | cat >"$out/log"
+  [ "$(tail -1 "$out/log")" = "exit 1" ] && grep -q "^allocgate: report: $out/full.json: " "$out/log" &&
+    [ ! -e "$out/full.json" ] || { cat "$out/log"; fail "a report whose write fails: the run does not fail"; }
+
+  status=0
+  ALLOCGATE_OUT=$out/missing/dir/r.json "$bin" >"$out/log" 2>&1 || status=$?
+  [ "$status" = 2 ] && [ "$(wc -l <"$out/log")" = 1 ] && grep -q "missing/dir/r.json: cannot write: " "$out/log" ||
+    { cat "$out/log"; fail "a report that cannot be written: exit $status, not refused in one line before the tests"; }
+
+  echo '{"benchmarks": []}' >"$out/earlier.json"
+  status=0
+  ALLOCGATE_OUT=$out/earlier.json "$bin" "$@" >"$out/log" 2>&1 || status=$?
+  [ "$status" = 0 ] && [ ! -s "$out/earlier.json" ] &&
+    grep -qF "allocgate: the run ended (std::exit or std::quick_exit) in ends the process before its report was written: no report at $out/earlier.json" "$out/log" ||
+    { cat "$out/log"; fail "a run that ends in a test: exit $status, an earlier report left or nothing said"; }
+}
+
 # The size of the standard library's std::string: a leaked one's object.
 string_size() {
   printf '#include <string>\nint main() { return sizeof(std::string); }' | g++ -x c++ - -o "$work/size" && "$work/size"

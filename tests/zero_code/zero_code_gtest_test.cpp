@@ -3,6 +3,8 @@
 // primer writes one and linked with allocgate::gtest_main, reports each test's
 // figures; each is derived here from what its code does.
 
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -138,6 +140,26 @@ TEST_F(ZeroCodeTests, AThreadsAllocationsWhileTheTestRunsAreTheTests) {
   ASSERT_EQ(run(kSuite + " --gtest_filter=Threads.* --allocgate_out=" + path("t.json")).code, 0);
   expect_figures(by_name(read_json(path("t.json"))), "Threads.AThreadsAllocationsAreTheTests",
                  {expected.allocations, expected.bytes_allocated, 0, 0});
+
+  // With sites, the worker's allocation is the worker's line, and every
+  // allocation of the test, on either thread, has one.
+  ASSERT_EQ(run(kSuite + " --gtest_filter=Threads.* --allocgate_sites --allocgate_out=" + path("s.json")).code, 0);
+  const json test = by_name(read_json(path("s.json"))).at("Threads.AThreadsAllocationsAreTheTests");
+  EXPECT_EQ(test.at("allocs/op").get<std::uint64_t>(), expected.allocations);
+  double sites_allocs = 0;
+  const json* workers = nullptr;
+  for (const json& site : test.at("sites")) {
+    sites_allocs += site.at("allocs_per_op").get<double>();
+    if (site.at("file").get<std::string>() == "tests/zero_code/primer_style_code.h" &&
+        site.at("line").get<unsigned>() ==
+            line_of(kSource.substr(0, kSource.rfind('/')) + "/primer_style_code.h", "const std::vector<int> v(100);")) {
+      workers = &site;
+    }
+  }
+  EXPECT_EQ(sites_allocs, static_cast<double>(expected.allocations)) << test.at("sites").dump(1);
+  ASSERT_NE(workers, nullptr) << test.at("sites").dump(1);
+  EXPECT_EQ(workers->at("allocs_per_op").get<double>(), 1.0);
+  EXPECT_EQ(workers->at("bytes_per_op").get<double>(), 100.0 * sizeof(int));
 }
 
 TEST_F(ZeroCodeTests, AFailedTestIsReportedWithItsFiguresAndMarked) {
@@ -377,14 +399,14 @@ TEST_F(ZeroCodeTests, AThrowingTestIsChargedWithItsOwnAllocationsOnlyNotGoogleTe
 }
 
 // A test that ends the process: exit status 0 and no report. The report of
-// an earlier run is gone, not left for the gate to read as this one's.
+// an earlier run is emptied, not left for the gate to read as this one's.
 TEST_F(ZeroCodeTests, ARunThatEndsInsideATestLeavesNoReportAndSaysSo) {
   for (const std::string test : {"WithStdExit", "WithQuickExit"}) {
     std::ofstream(path("earlier.json")) << R"({"benchmarks": []})";
     const auto result = run(kKeptSuite + " --gtest_also_run_disabled_tests --gtest_filter=Exits.DISABLED_" + test +
                             " --allocgate_out=" + path("earlier.json"));
     EXPECT_EQ(result.code, 0) << result.output;
-    EXPECT_FALSE(std::filesystem::exists(path("earlier.json"))) << test;
+    EXPECT_EQ(std::filesystem::file_size(path("earlier.json")), 0u) << test;
     EXPECT_NE(result.output.find("allocgate: the run ended (std::exit or std::quick_exit) in Exits.DISABLED_" + test +
                                  " before its report was written: no report at " + path("earlier.json") + "\n"),
               std::string::npos)
@@ -626,6 +648,61 @@ TEST_F(ZeroCodeTests, ARepeatedTestIsARunPerRepeat) {
     EXPECT_EQ(report["benchmarks"][i]["repetition_index"], i);
     EXPECT_EQ(report["benchmarks"][i]["allocs/op"], 2);
   }
+}
+
+// The report goes where its path leads, and replaces nothing the path names
+// but a report: through a symlink (the link stays), into a FIFO in place
+// (its reader gets the report, the FIFO stays), over a file keeping its
+// mode; a write that fails fails the run, though every test passed.
+TEST_F(ZeroCodeTests, TheReportIsWrittenWhereItsPathLeadsAndAFailedWriteFailsTheRun) {
+  const std::string filter = " --gtest_filter=Strings.* --allocgate_out=";
+  std::filesystem::create_directory(path("kept"));
+  std::filesystem::create_symlink("kept/real.json", path("link.json"));
+  ASSERT_EQ(run(kSuite + filter + path("link.json")).code, 0);
+  EXPECT_TRUE(std::filesystem::is_symlink(path("link.json")));
+  EXPECT_EQ(read_json(path("kept/real.json")).at("benchmarks").size(), 1u);
+
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  const auto through_fifo =
+      run("cat " + path("fifo") + " >" + path("from_fifo.json") + " & " + kSuite + filter + path("fifo") + " && wait");
+  EXPECT_EQ(through_fifo.code, 0) << through_fifo.output;
+  EXPECT_TRUE(std::filesystem::is_fifo(path("fifo")));
+  EXPECT_EQ(read_json(path("from_fifo.json")).at("benchmarks").size(), 1u);
+
+  write("read_only.json", "{}");
+  std::filesystem::permissions(path("read_only.json"), std::filesystem::perms::owner_read |
+                                                           std::filesystem::perms::group_read |
+                                                           std::filesystem::perms::others_read);
+  ASSERT_EQ(run(kSuite + filter + path("read_only.json")).code, 0);
+  EXPECT_EQ(
+      std::filesystem::status(path("read_only.json")).permissions() & std::filesystem::perms::all,
+      std::filesystem::perms::owner_read | std::filesystem::perms::group_read | std::filesystem::perms::others_read);
+  EXPECT_EQ(read_json(path("read_only.json")).at("benchmarks").size(), 1u);
+
+  // A path naming a descriptor (as /dev/stdout does) is the program's own
+  // output: the report is appended to it, the file behind it not replaced.
+  write("output.txt", "before\n");
+  const auto inode = [&] {
+    struct stat st {};
+    ::stat(path("output.txt").c_str(), &st);
+    return st.st_ino;
+  };
+  const ino_t before = inode();
+  ASSERT_EQ(run(kSuite + filter + "/proc/self/fd/3 3>>" + path("output.txt")).code, 0);
+  EXPECT_EQ(inode(), before);
+  std::ifstream output(path("output.txt"));
+  std::string first;
+  std::getline(output, first);
+  EXPECT_EQ(first, "before");
+  EXPECT_EQ(json::parse(output).at("benchmarks").size(), 1u);
+
+  // A file size limit of 1 KB: the report's write fails as on a full disk.
+  const auto full = run("bash -c 'trap \"\" XFSZ; ulimit -f 1; exec " + kSuite + " --gtest_filter=Strings.*:Vectors.*" +
+                        " --allocgate_out=" + path("full.json") + "'");
+  EXPECT_EQ(full.code, 1) << full.output;
+  EXPECT_NE(full.output.find("[  PASSED  ]"), std::string::npos) << full.output;
+  EXPECT_NE(full.output.find("allocgate: report: " + path("full.json") + ": "), std::string::npos) << full.output;
+  EXPECT_FALSE(std::filesystem::exists(path("full.json")));
 }
 
 TEST_F(ZeroCodeTests, BadFlagsAndUnwritableReportsAreRefusedBeforeAnyTestRuns) {

@@ -19,6 +19,7 @@ class CaptureSites;
 struct SiteProfile;
 namespace detail {
 struct StackTable;
+struct ReservedTable;
 /// The stacks of a capture's blocks that a leak check found still live
 /// (allocgate::gtest's, per test): count and bytes are those blocks'.
 SiteProfile live_profile(const CaptureSites& capture, std::string_view source_root);
@@ -81,12 +82,22 @@ enum class Unwinder {
   kBacktrace,
 };
 
+/// Whose allocations a capture records.
+enum class CaptureThreads {
+  /// The thread that constructed the capture.
+  kThisThread,
+  /// That thread's, and those of every thread with no capture of its own
+  /// (the workers a test starts or hands its work to), into a table of their
+  /// own that they share under a lock; their temporaries are not told. One
+  /// such capture at a time in the process.
+  kEveryThread,
+};
+
 /// Records the stack of every allocation the current thread makes (and that
 /// is counted: not while paused) from construction until stop() or the end of
-/// the object. The table is reserved up front, so the hook never allocates;
-/// a stack beyond its capacity is counted as dropped. While no capture is on,
-/// the hook pays one branch it already takes. Captures nest: the inner one
-/// takes over until it stops.
+/// the object (with CaptureThreads::kEveryThread, other threads' too). The table is reserved up front, so the hook
+/// never allocates; a stack beyond its capacity is counted as dropped. While no capture is on, the hook pays one branch
+/// it already takes. Captures nest: the inner one takes over until it stops.
 ///
 /// Capture costs an unwind per allocation (see the README for figures); turn
 /// it on around the code under study, not around a benchmark's timed loop.
@@ -103,7 +114,8 @@ class CaptureSites {
   /// Holds max_stacks distinct stacks (rounded up to a power of two, at
   /// most kMaxStacksLimit). The cached unwinder also reserves its rules for
   /// 4096 return addresses (128 KB); past them it works rules out uncached.
-  explicit CaptureSites(std::size_t max_stacks = 1024, Unwinder unwinder = Unwinder::kCached);
+  explicit CaptureSites(std::size_t max_stacks = 1024, Unwinder unwinder = Unwinder::kCached,
+                        CaptureThreads threads = CaptureThreads::kThisThread);
   ~CaptureSites();
   CaptureSites(const CaptureSites&) = delete;
   CaptureSites& operator=(const CaptureSites&) = delete;
@@ -135,6 +147,7 @@ class CaptureSites {
   std::unique_ptr<detail::StackTable> table_;
   std::vector<unsigned char> storage_;
   std::vector<unsigned char> rule_storage_;
+  std::unique_ptr<detail::ReservedTable> others_;  // with CaptureThreads::kEveryThread
   detail::StackTable* outer_ = nullptr;
   bool active_ = false;
 };

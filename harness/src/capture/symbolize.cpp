@@ -25,6 +25,7 @@
 
 #include "allocgate/guards.h"
 #include "capture/fix_hint.h"
+#include "capture/reserved_table.h"
 #include "counting/thread_state.h"
 
 namespace allocgate {
@@ -634,11 +635,15 @@ SiteProfile profile_of(const detail::StackTable& table, std::string_view source_
 }  // namespace
 
 SiteProfile CaptureSites::profile(std::string_view source_root) const {
-  return profile_of(*table_, source_root, all_of);
+  SiteProfile profile = profile_of(*table_, source_root, all_of);
+  if (others_) profile.merge(profile_of(others_->table, source_root, all_of));
+  return profile;
 }
 
 SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root) {
-  return profile_of(*capture.table_, source_root, live_of);
+  SiteProfile profile = profile_of(*capture.table_, source_root, live_of);
+  if (capture.others_) profile.merge(profile_of(capture.others_->table, source_root, live_of));
+  return profile;
 }
 
 namespace {

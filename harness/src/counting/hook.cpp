@@ -32,6 +32,7 @@
 // replacements; used to test that the harness detects a missing hook.
 
 #include <malloc.h>
+#include <sched.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -284,13 +285,13 @@ bool same_frames(void* const* a, void* const* b, int depth) noexcept {
   return true;
 }
 
-// Adds this allocation's stack to the table. backtrace() was called once when
-// capture began, so glibc has loaded its unwinder and neither unwinder
-// allocates; the guard keeps a nested allocation from recursing anyway.
-void record_stack(ThreadState& t, std::size_t size) noexcept {
-  if (t.capturing_now) return;
-  t.capturing_now = true;
-  StackTable& table = *t.capture;
+// Adds the calling stack to the table, returning its slot, or null when the
+// table is full. backtrace() was called once when capture began, so glibc has
+// loaded its unwinder and neither unwinder allocates; the callers' guard
+// (capturing_now) keeps a nested allocation from recursing anyway.
+// Not inlined: the stack's first frame is its return address in its caller,
+// one of the harness's frames, whichever caller that is.
+[[gnu::noinline]] CapturedStack* record_into(StackTable& table, std::size_t size) noexcept {
   void* frames[kMaxFrames];
   std::uint64_t hash = 0;
   int depth = 0;
@@ -314,15 +315,40 @@ void record_stack(ThreadState& t, std::size_t size) noexcept {
     }
     ++slot.count;
     slot.bytes += size;
-    table.last_slot = &slot;
-    table.last_block = nullptr;  // allocate_once sets it once the block is known
-    t.capturing_now = false;
-    return;
+    return &slot;
   }
   ++table.dropped;
-  table.last_slot = nullptr;
-  table.last_block = nullptr;  // an older block's free is no temporary of a stack the table has not got
+  return nullptr;
+}
+
+// Adds this allocation's stack to the thread's own capture.
+void record_stack(ThreadState& t, std::size_t size) noexcept {
+  if (t.capturing_now) return;
+  t.capturing_now = true;
+  StackTable& table = *t.capture;
+  table.last_slot = record_into(table, size);
+  // allocate_once sets it once the block is known; after a drop, an older
+  // block's free is no temporary of a stack the table has not got.
+  table.last_block = nullptr;
   t.capturing_now = false;
+}
+
+// Adds this allocation's stack to the table of the threads with no capture
+// of their own (a test's workers), under its lock. Returns its slot, for the
+// block's leak line; the temporaries of these threads are not told (the last
+// block is each thread's, the table everyone's).
+CapturedStack* record_other_threads_stack(ThreadState& t, std::size_t size) noexcept {
+  if (t.capturing_now || g_process.other_threads_capture.load(std::memory_order_relaxed) == nullptr) return nullptr;
+  t.capturing_now = true;
+  while (g_process.other_threads_capture_busy.exchange(true, std::memory_order_acquire)) sched_yield();
+  CapturedStack* slot = nullptr;
+  // Read again under the lock: taken back meanwhile, the table is not ours.
+  if (StackTable* table = g_process.other_threads_capture.load(std::memory_order_relaxed)) {
+    slot = record_into(*table, size);
+  }
+  g_process.other_threads_capture_busy.store(false, std::memory_order_release);
+  t.capturing_now = false;
+  return slot;
 }
 
 // An allocation that succeeded while some mode bit is set. Returns whether it
@@ -401,10 +427,14 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
     if (flags & kProcessScopeOpen) count_process_allocation(t, size);
   }
   void* user = static_cast<char*>(base) + offset;
-  if ((t.mode & kCapturing) && counted && t.capture->last_slot != nullptr) t.capture->last_block = user;
-  if (flags & kTrackingBlocks) {
-    track_block(user, size, counted, (t.mode & kCapturing) && counted ? t.capture->last_slot : nullptr);
+  CapturedStack* slot = nullptr;
+  if ((t.mode & kCapturing) && counted) {
+    slot = t.capture->last_slot;
+    if (slot != nullptr) t.capture->last_block = user;
+  } else if ((flags & kCapturingOtherThreads) && counted) {
+    slot = record_other_threads_stack(t, size);
   }
+  if (flags & kTrackingBlocks) track_block(user, size, counted, slot);
   if (!(flags & kBlockHeaders)) return base;
   std::uint64_t tag = std::uint64_t{offset} << kOffsetShift | (counted ? kCountedBit : 0);
   if ((flags & kTaggingBlocks) && counted && t.static_depth == 0) {
@@ -613,6 +643,21 @@ template <bool kSized>
 
 ThreadState& thread_state() noexcept { return t_state; }
 ProcessCounters& process_counters() noexcept { return g_process; }
+
+void capture_other_threads(StackTable* table) noexcept {
+  if (table != nullptr) {
+    g_process.other_threads_capture.store(table, std::memory_order_release);
+    hook_flags().fetch_or(kCapturingOtherThreads, std::memory_order_seq_cst);
+    return;
+  }
+  hook_flags().fetch_and(~static_cast<std::uint32_t>(kCapturingOtherThreads), std::memory_order_seq_cst);
+  g_process.other_threads_capture.store(nullptr, std::memory_order_seq_cst);
+  // A writer that read the table before it was taken back holds the lock
+  // until it is done: wait for it.
+  while (g_process.other_threads_capture_busy.exchange(true, std::memory_order_acquire)) sched_yield();
+  g_process.other_threads_capture_busy.store(false, std::memory_order_release);
+}
+
 std::atomic<std::uint32_t>& hook_flags() noexcept {
   current_flags();  // a reader before any allocation still sees the layout
   return g_flags;

@@ -201,6 +201,12 @@ struct ProcessCounters {
   // Whether a freed block no test run allocated is held back from malloc
   // for a while (hold_freed_blocks, block_tracker.h).
   std::atomic<bool> hold_freed_blocks{false};
+  // While kCapturingOtherThreads: the table that takes the stacks of the
+  // counted allocations of every thread with no capture of its own (a test's
+  // workers), and the lock its writers take. One table for many threads, so
+  // a writer holds the lock while it unwinds too: its rules cache is shared.
+  std::atomic<StackTable*> other_threads_capture{nullptr};
+  std::atomic<bool> other_threads_capture_busy{false};
 
   std::int64_t live_bytes() const noexcept {
     return owned.live_bytes.load(std::memory_order_relaxed) + shared.live_bytes.load(std::memory_order_relaxed);
@@ -219,16 +225,22 @@ ProcessCounters& process_counters() noexcept;
 /// by the first allocation of the process and never change after it.
 /// Their bits are apart from the ModeBits', as the two words are or-ed.
 enum HookFlags : std::uint32_t {
-  kLayoutUnknown = 1u << 16,       // no allocation yet: the first one reads the layout
-  kBlockHeaders = 1u << 17,        // allocgate::block_headers is linked
-  kCAllocationsLinked = 1u << 18,  // operator new must bypass the counted malloc
-  kProcessScopeOpen = 1u << 19,    // keep the process-wide totals too
-  kTrackingBlocks = 1u << 20,      // keep each block's size until it is freed (block_tracker.h)
-  kTaggingBlocks = 1u << 21,       // with block headers: tag each block, tally the tagged ones live
+  kLayoutUnknown = 1u << 16,          // no allocation yet: the first one reads the layout
+  kBlockHeaders = 1u << 17,           // allocgate::block_headers is linked
+  kCAllocationsLinked = 1u << 18,     // operator new must bypass the counted malloc
+  kProcessScopeOpen = 1u << 19,       // keep the process-wide totals too
+  kTrackingBlocks = 1u << 20,         // keep each block's size until it is freed (block_tracker.h)
+  kTaggingBlocks = 1u << 21,          // with block headers: tag each block, tally the tagged ones live
+  kCapturingOtherThreads = 1u << 22,  // a capture takes the stacks of threads without one of their own
 };
 static_assert(((kPaused | kForbidden | kFailureArmed | kCapturing | kBuildingStatic | kTellingFrameworkCode) &
                (kLayoutUnknown | kBlockHeaders | kCAllocationsLinked | kProcessScopeOpen | kTrackingBlocks |
-                kTaggingBlocks)) == 0);
+                kTaggingBlocks | kCapturingOtherThreads)) == 0);
+
+/// Hands `table` the stacks of the counted allocations of every thread that
+/// has no capture of its own, or with null takes them back; once it returns
+/// with null, no thread writes into the table it had.
+void capture_other_threads(StackTable* table) noexcept;
 
 /// With block headers linked: marks a block allocated before tagging began
 /// as not counted, so that neither it nor its free is counted (hook.cpp).

@@ -29,6 +29,7 @@
 #include "counting/reachability.h"
 #include "escape.h"
 #include "integrations/framework_code.h"
+#include "integrations/report_output.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -68,6 +69,17 @@ struct Counting {
 Counting& counting() {
   static Counting c;
   return c;
+}
+
+// Before the first test: the report's path, refused in one line when it
+// cannot be written (report_output.h).
+void open_report_or_exit(const integrations::TestOptions& options) {
+  std::string error;
+  const auto running = [] { return counting().test != nullptr ? counting().test->name : std::string(); };
+  if (!integrations::open_report(integrations::report_path(options.out, options.executable), running, error)) {
+    std::cerr << error << '\n';
+    std::exit(2);
+  }
 }
 
 thread_local std::optional<PauseCounting> t_making_generator;
@@ -116,6 +128,7 @@ class CountingListener : public Catch::EventListenerBase {
       std::cerr << e.what() << '\n';
       std::exit(2);
     }
+    open_report_or_exit(c.options);
     c.started = true;
   }
 
@@ -172,13 +185,8 @@ class CountingListener : public Catch::EventListenerBase {
   void testRunEnded(const Catch::TestRunStats&) override {
     const PauseCounting pause;
     const Counting& c = counting();
-    if (c.options.out.empty()) return;
-    try {
-      c.report.write(integrations::report_path(c.options.out, c.options.executable), c.options.executable);
-    } catch (const std::exception& e) {
-      std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
-                << '\n';
-    }
+    if (!c.started) return;
+    integrations::write_report(c.report, c.options.executable, true);
   }
 };
 

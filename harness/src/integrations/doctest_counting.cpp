@@ -29,6 +29,7 @@
 #include "counting/reachability.h"
 #include "escape.h"
 #include "integrations/framework_code.h"
+#include "integrations/report_output.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -129,19 +130,19 @@ class CountingListener : public ::doctest::IReporter {
       std::exit(2);
     }
     make_room_for_messages();
+    const auto running = [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); };
+    if (!integrations::open_report(integrations::report_path(c.options.out, c.options.executable), running, error)) {
+      std::cerr << error << '\n';
+      std::exit(2);
+    }
     c.started = true;
   }
 
   void test_run_end(const ::doctest::TestRunStats&) override {
     const PauseCounting pause;
     const Counting& c = counting();
-    if (!c.started || c.options.out.empty()) return;
-    try {
-      c.report.write(integrations::report_path(c.options.out, c.options.executable), c.options.executable);
-    } catch (const std::exception& e) {
-      std::cerr << "allocgate: " << files::terminal_text(c.options.out) << ": " << files::terminal_text(e.what())
-                << '\n';
-    }
+    if (!c.started) return;
+    integrations::write_report(c.report, c.options.executable, true);
   }
 
   void test_case_start(const ::doctest::TestCaseData& data) override {

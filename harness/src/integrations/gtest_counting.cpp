@@ -35,6 +35,7 @@
 #include "input_error.h"
 #include "integrations/flag_value.h"
 #include "integrations/gtest_leak_rerun.h"
+#include "integrations/report_output.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -97,24 +98,11 @@ std::string full_name(const ::testing::TestInfo& info) {
 // The test running, for a run that ends inside one (ended_before_the_report).
 std::atomic<const ::testing::TestInfo*> g_running_test{nullptr};
 
-// Set once the report is written, or when the run writes none.
-std::atomic<bool> g_report_done{false};
-pid_t g_counting_process = 0;  // a fork of it (a death test's child) is not the run
-
-// At std::exit or std::quick_exit before the report was written (a test
-// called one): says so in one line, as the exit status may be 0. The
-// report of an earlier run was removed when this one began.
-void ended_before_the_report() {
-  if (g_report_done.load() || ::getpid() != g_counting_process) return;
-  std::string line = "allocgate: the run ended (std::exit or std::quick_exit)";
-  if (const ::testing::TestInfo* test = g_running_test.load()) {
-    line += " in ";
-    line += test->test_suite_name();
-    line += '.';
-    line += test->name();
-  }
-  std::cerr << files::terminal_text(line) << " before its report was written: no report at "
-            << files::terminal_text(counting_options().out) << std::endl;
+// Its name, for the line said when the run ends inside it (report_output.h).
+std::string running_test_name() {
+  const ::testing::TestInfo* test = g_running_test.load();
+  if (test == nullptr) return {};
+  return std::string(test->test_suite_name()) + '.' + test->name();
 }
 
 // Between OnTestStart and OnTestEnd of each test that runs. Appended after
@@ -412,30 +400,17 @@ void install_counting(const void* outer_frame) {
   // gtest_discover_tests binary as a process of its own, and `allocgate
   // merge DIR/*.json` joins them.
   counting_options().out = integrations::report_path(counting_options().out, executable());
-  // A report that cannot be written is said before the tests run, not after.
-  if (const std::string& out = counting_options().out; !out.empty()) {
-    std::filesystem::path directory = std::filesystem::path(out).parent_path();
-    if (directory.empty()) directory = ".";
-    if (::access(directory.c_str(), W_OK) != 0) {
-      std::cerr << "allocgate: --allocgate_out: " << files::terminal_text(out)
-                << ": cannot write: " << std::strerror(errno) << '\n';
-      std::exit(1);
-    }
-  }
-  // The report of an earlier run goes now: a run that ends before writing
-  // its own (a test calls std::exit) leaves none for the gate to mistake
-  // for its own. Not in a death test's child, nor when listing tests: they
-  // write none.
-  if (const std::string& out = counting_options().out;
-      !out.empty() && ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() &&
-      !ALLOCGATE_GTEST_FLAG(list_tests)) {
-    std::error_code ignored;
-    std::filesystem::remove(out, ignored);
-    g_counting_process = ::getpid();
-    std::atexit(ended_before_the_report);
-    std::at_quick_exit(ended_before_the_report);
-  } else {
-    g_report_done = true;
+  // A report that cannot be written is said before the tests run, not after;
+  // the report of an earlier run is emptied now: a run that ends before
+  // writing its own (a test calls std::exit) leaves none for the gate to
+  // mistake for its own. Not in a death test's child, nor when listing
+  // tests: they write none.
+  const bool writes_report =
+      ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() && !ALLOCGATE_GTEST_FLAG(list_tests);
+  if (std::string error;
+      !integrations::open_report(writes_report ? counting_options().out : std::string(), running_test_name, error)) {
+    std::cerr << error << '\n';
+    std::exit(1);
   }
   // The warm-up is one more iteration, first: GoogleTest runs the tests, and
   // prints them, once more. Not in a death test's child, which runs one
@@ -465,15 +440,7 @@ bool write_counted_report() {
   if (out.empty() || !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() ||
       ALLOCGATE_GTEST_FLAG(list_tests))
     return true;
-  try {
-    c.report.write(out, executable());
-  } catch (const std::exception& e) {
-    g_report_done = true;  // said here
-    std::cerr << "allocgate: --allocgate_out: " << e.what() << '\n';
-    return false;
-  }
-  g_report_done = true;
-  return true;
+  return integrations::write_report(c.report, executable(), false);
 }
 
 void fixture_constructed(void* fixture) {

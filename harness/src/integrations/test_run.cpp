@@ -67,7 +67,8 @@ void TestRun::begin(bool with_stacks, void* not_the_tests) {
     if (capture_) {
       capture_->restart();
     } else {
-      capture_ = std::make_unique<CaptureSites>(4096);
+      // A test's workers are the test's: what they allocate has its lines too.
+      capture_ = std::make_unique<CaptureSites>(4096, Unwinder::kCached, CaptureThreads::kEveryThread);
     }
   } else {
     capture_.reset();
@@ -98,7 +99,7 @@ std::string TestRun::leak_lines(const allocgate::detail::LiveTotals& leaked, std
   if (!live.sites.empty()) lines << live.top(5, true);
   if (live.allocations < leaked.blocks) {
     lines << "\n  " << leaked.blocks - live.allocations
-          << " of the blocks have no stack: allocated by another thread, or past the capture's table";
+          << " of the blocks have no stack: allocated while the capture was off, or past its table";
   }
   return lines.str();
 }

@@ -62,6 +62,7 @@ status=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak >"$work/leak.log" 2>&1 || status=$?
 check_leak_failure "$work/leak.log" "$status" 42 $((51 + string)) "test cases: +13 \| +8 passed \| +4 failed \| +1 skipped"
 check_verdicts_hold "$work/build/tutorial_tests" --allocgate-fail-on-leak
+check_report_outputs "$work/build/tutorial_tests" 42 "[exits]"
 bad=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak=maybe >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes true or false" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad flag value: exit $bad"; }

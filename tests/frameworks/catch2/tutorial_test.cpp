@@ -6,6 +6,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/generators/catch_generators.hpp>
 
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -97,3 +98,7 @@ TEST_CASE("a small leak") {
 TEST_CASE("a worker holds what it was handed") { verdict_cases::hand_work_to_a_worker(); }  // kept, not leaked
 
 TEST_CASE("an exception ends the test") { verdict_cases::throw_with_a_message(); }  // its blocks are not a leak
+
+// Hidden (run with "[exits]"): a run that ends inside a test writes no report
+// and says so, and an earlier run's report is not left for the gate.
+TEST_CASE("ends the process", "[.exits]") { std::exit(0); }

@@ -57,7 +57,7 @@ diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from w
 check_static "$work/tests.json"
 
 # Shards: the test cases split by their tags, each part a process of its own.
-check_shards "$got" "[factorial],[vector]" "~[factorial]~[vector]"
+check_shards "$got" "[factorial],[vector]" "~[factorial]~[vector]~[exits]"
 
 # A suite built with benchmarking beside an allocgate::catch2 built without.
 status=0
@@ -70,6 +70,7 @@ status=0
 ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests" >"$work/leak.log" 2>&1 || status=$?
 check_leak_failure "$work/leak.log" "$status" 4 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
 check_verdicts_hold env ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests"
+check_report_outputs "$work/build/tutorial_tests" 2 "[exits]"
 bad=0
 ALLOCGATE_FAIL_ON_LEAK=maybe "$work/build/tutorial_tests" >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes 1 or 0" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad value: exit $bad"; }

@@ -10,7 +10,9 @@
 #  - bounds recorded from 3 runs pass every other run, the threaded tests with
 #    the tolerance their report asks for;
 #  - one allocation injected into pattern_formatter::format fails the async
-#    tests that format many messages, on the worker as on the test's thread.
+#    tests that format many messages, on the worker as on the test's thread,
+#    and with sites and the base's report the gate names the injected line
+#    first, for the tests that format on the pool's worker too.
 # Usage: run_spdlog.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -64,6 +66,8 @@ done
 "$allocgate" diff --bounds "$work/bounds.json" "$work/run1.json" >gate.log 2>&1 ||
   { grep REGRESSION gate.log; fail "the first run fails the bounds"; }
 
+ALLOCGATE_SITES=1 ALLOCGATE_OUT="$work/base.json" suite adopted env >/dev/null || fail "the run with sites"
+
 # One allocation more per message formatted.
 formatter=$spdlog/include/spdlog/pattern_formatter-inl.h
 sed -i '/^SPDLOG_INLINE void pattern_formatter::format(const details::log_msg &msg, memory_buf_t &dest)$/{n;a\
@@ -71,11 +75,19 @@ sed -i '/^SPDLOG_INLINE void pattern_formatter::format(const details::log_msg &m
 }' "$formatter"
 grep -q "injected(100" "$formatter" || fail "the injection did not apply"
 cmake --build adopted -j2 >>adopted.log 2>&1 || { tail -20 adopted.log; fail "building the injected suite"; }
-ALLOCGATE_OUT="$work/injected.json" suite adopted env >/dev/null || true
+ALLOCGATE_SITES=1 ALLOCGATE_OUT="$work/injected.json" suite adopted env >/dev/null || true
 status=0
 "$allocgate" diff --bounds "$work/bounds.json" "$work/injected.json" >injected.log 2>&1 || status=$?
 [ "$status" = 1 ] || { cat injected.log; fail "the gate passed an injected allocation (exit $status)"; }
 for test in "flush" "multi threads" "basic async test " "tp->wait_empty() " "basic_logging "; do
   grep -qF "REGRESSION $test:" injected.log || { grep REGRESSION injected.log; fail "'$test' is not a regression"; }
 done
-echo "PASS: spdlog's suite, $cases cases ($threaded on other threads too): the same tests and assertions adopted; no leak in $runs runs; bounds from 3 runs hold in the rest; an injected allocation fails its async tests"
+# Every regression leads with the injected line, however many of its
+# messages the pool's worker formatted: none says no line grew.
+injected_line=$(grep -n "injected(100" "$formatter" | cut -d: -f1)
+status=0
+"$allocgate" diff --bounds "$work/bounds.json" --base "$work/base.json" "$work/injected.json" >based.log 2>&1 || status=$?
+[ "$status" = 1 ] || { cat based.log; fail "the gate with --base passed an injected allocation (exit $status)"; }
+! grep -q "no line allocates more" based.log || { cat based.log; fail "a regression names no line"; }
+grep -qF "pattern_formatter-inl.h:$injected_line" based.log || { cat based.log; fail "the injected line is not named"; }
+echo "PASS: spdlog's suite, $cases cases ($threaded on other threads too): the same tests and assertions adopted; no leak in $runs runs; bounds from 3 runs hold in the rest; an injected allocation fails its async tests, its line named"
