@@ -332,7 +332,8 @@ TEST_F(ZeroCodeTests, ALeaksLinesComeFromARerunOfTheTestAloneThatIsNoShardAndWri
       << result.output;
   EXPECT_EQ(result.output.find("ADeliberateLeak"), std::string::npos) << result.output;  // shard 0's
   int reports = 0;
-  for ([[maybe_unused]] const auto& file : std::filesystem::directory_iterator(path("reports"))) ++reports;
+  for (const auto& file : std::filesystem::directory_iterator(path("reports")))
+    reports += file.path().extension() == ".json";
   EXPECT_EQ(reports, 1);
 }
 
@@ -586,6 +587,7 @@ TEST_F(ZeroCodeTests, ADirectoryGetsAReportPerProcessThatMergeJoins) {
   const auto merged_entries = by_name(merged_report);
   std::size_t entries = 0;
   for (const auto& file : std::filesystem::directory_iterator(path("reports"))) {
+    if (file.path().extension() != ".json") continue;  // the commit kept for the next process
     for (const auto& [name, entry] : by_name(read_json(file.path().string()))) {
       EXPECT_EQ(merged_entries.at(name), entry) << name;
       ++entries;
@@ -703,6 +705,45 @@ TEST_F(ZeroCodeTests, TheReportIsWrittenWhereItsPathLeadsAndAFailedWriteFailsThe
   EXPECT_NE(full.output.find("[  PASSED  ]"), std::string::npos) << full.output;
   EXPECT_NE(full.output.find("allocgate: report: " + path("full.json") + ": "), std::string::npos) << full.output;
   EXPECT_FALSE(std::filesystem::exists(path("full.json")));
+}
+
+// A directory gets a report a process, as ctest runs each test: the first
+// process asks git for the commit, the next ones of the same binary in the
+// same work tree read what it kept, with no git run (none on the PATH here),
+// while what it depends on is unchanged.
+TEST_F(ZeroCodeTests, AProcessATestAsksGitOnceForTheCommit) {
+  if (run("git -C " + std::string(ALLOCGATE_SOURCE_DIR) + " rev-parse --verify HEAD").code != 0) {
+    GTEST_SKIP() << "built outside a git work tree";
+  }
+  std::filesystem::create_directory(path("reports"));
+  const std::string suite = kSuite + " --gtest_filter=Strings.* --allocgate_out=" + path("reports");
+  ASSERT_EQ(run(suite).code, 0);
+  ASSERT_EQ(run("env PATH=/nonexistent " + suite).code, 0);
+  std::vector<json> reports;
+  for (const auto& entry : std::filesystem::directory_iterator(path("reports"))) {
+    if (entry.path().extension() == ".json") reports.push_back(read_json(entry.path().string()));
+  }
+  ASSERT_EQ(reports.size(), 2u);
+  const json& first = reports[0].at("context");
+  ASSERT_TRUE(first.contains("git_commit")) << first.dump();
+  EXPECT_EQ(reports[1].at("context").value("git_commit", ""), first.at("git_commit"));
+  EXPECT_EQ(reports[1].at("context").value("git_dirty", ""), first.value("git_dirty", ""));
+
+  // What was kept for another executable, or another state, is not read.
+  const std::string kept = path("reports/.allocgate-git-state");
+  std::ifstream in(kept);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  ASSERT_NE(text.find(first.at("git_commit").get<std::string>()), std::string::npos) << text;
+  for (const auto& entry : std::filesystem::directory_iterator(path("reports"))) {
+    if (entry.path().extension() == ".json") std::filesystem::remove(entry.path());
+  }
+  write("reports/.allocgate-git-state", "another" + text);
+  ASSERT_EQ(run("env PATH=/nonexistent " + suite).code, 0);
+  for (const auto& entry : std::filesystem::directory_iterator(path("reports"))) {
+    if (entry.path().extension() != ".json") continue;
+    EXPECT_FALSE(read_json(entry.path().string()).at("context").contains("git_commit")) << entry.path();
+  }
 }
 
 TEST_F(ZeroCodeTests, BadFlagsAndUnwritableReportsAreRefusedBeforeAnyTestRuns) {

@@ -76,7 +76,7 @@ Counting& counting() {
 void open_report_or_exit(const integrations::TestOptions& options) {
   std::string error;
   const auto running = [] { return counting().test != nullptr ? counting().test->name : std::string(); };
-  if (!integrations::open_report(integrations::report_path(options.out, options.executable), running, error)) {
+  if (!integrations::open_report(options.out, options.executable, running, error)) {
     std::cerr << error << '\n';
     std::exit(2);
   }

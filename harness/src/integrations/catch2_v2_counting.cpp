@@ -144,7 +144,7 @@ class CountingListener : public Catch::TestEventListenerBase {
       std::exit(2);
     }
     const auto running = [] { return counting().test != nullptr ? counting().test->name : std::string(); };
-    if (!integrations::open_report(integrations::report_path(c.options.out, c.options.executable), running, error)) {
+    if (!integrations::open_report(c.options.out, c.options.executable, running, error)) {
       std::cerr << error << '\n';
       std::exit(2);
     }

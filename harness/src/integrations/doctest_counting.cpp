@@ -131,7 +131,7 @@ class CountingListener : public ::doctest::IReporter {
     }
     make_room_for_messages();
     const auto running = [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); };
-    if (!integrations::open_report(integrations::report_path(c.options.out, c.options.executable), running, error)) {
+    if (!integrations::open_report(c.options.out, c.options.executable, running, error)) {
       std::cerr << error << '\n';
       std::exit(2);
     }

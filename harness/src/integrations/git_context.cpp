@@ -3,14 +3,19 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string_view>
 #include <vector>
+
+#include "atomic_write.h"
 
 extern char** environ;
 
@@ -69,7 +74,72 @@ bool commit_name(std::string_view text) {
   return true;
 }
 
+std::string& kept_in() {
+  static std::string dir;
+  return dir;
+}
+
+// A file's identity and last change, "-" when absent.
+std::string stamp(const std::filesystem::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return "-";
+  std::ostringstream out;
+  out << st.st_dev << ':' << st.st_ino << ':' << st.st_size << ':' << st.st_mtim.tv_sec << '.' << st.st_mtim.tv_nsec;
+  return out.str();
+}
+
+// The first line of a small file, as it is.
+std::string first_line(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line.size() <= 1024 ? line : std::string();
+}
+
+// What git's answer for `dir` depends on, as files the next process can
+// stat: the executable, and the repository's HEAD, the branch it names, the
+// packed refs and the index (git's own record of the work tree's files).
+// Empty when `dir` is in no work tree with a .git directory of its own (a
+// worktree's or submodule's .git file): git is asked every time.
+std::string state_key(const std::filesystem::path& executable) {
+  std::filesystem::path git;
+  for (std::filesystem::path dir = executable.parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (std::filesystem::is_directory(dir / ".git")) {
+      git = dir / ".git";
+      break;
+    }
+    if (dir == dir.root_path()) break;
+  }
+  if (git.empty()) return {};
+  const std::string head = first_line(git / "HEAD");
+  std::string key = executable.string() + '\n' + stamp(executable) + '\n' + git.string() + '\n' + head + '\n' +
+                    stamp(git / "HEAD") + '\n' + stamp(git / "packed-refs") + '\n' + stamp(git / "index");
+  if (head.rfind("ref: refs/", 0) == 0 && head.find("..") == std::string::npos)
+    key += '\n' + stamp(git / head.substr(5));
+  return key;
+}
+
+// The kept state, "KEY\n---\nCOMMIT DIRTY", when its key is this one.
+std::optional<GitState> kept_state(const std::filesystem::path& file, const std::string& key) {
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string kept = text.str();
+  const std::string head = key + "\n---\n";
+  if (kept.size() > 16384 || kept.compare(0, head.size(), head) != 0) return std::nullopt;
+  std::istringstream rest(kept.substr(head.size()));
+  std::string commit, dirty;
+  if (!(rest >> commit >> dirty) || (commit.size() != 40 && commit.size() != 64) || !commit_name(commit)) {
+    return std::nullopt;
+  }
+  GitState state{commit, std::nullopt};
+  if (dirty != "-") state.dirty = dirty == "1";
+  return state;
+}
+
 }  // namespace
+
+void keep_git_state_in(std::string dir) { kept_in() = std::move(dir); }
 
 std::optional<GitState> git_state() {
   for (const char* name : {"ALLOCGATE_GIT_COMMIT", "GITHUB_SHA"}) {
@@ -80,7 +150,24 @@ std::optional<GitState> git_state() {
   std::error_code error;
   const std::filesystem::path executable = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
-    if (auto state = state_of(executable.parent_path().string())) return state;
+    const std::string key = kept_in().empty() ? std::string() : state_key(executable);
+    const std::filesystem::path kept = std::filesystem::path(kept_in()) / ".allocgate-git-state";
+    if (!key.empty()) {
+      if (auto state = kept_state(kept, key)) return state;
+    }
+    if (auto state = state_of(executable.parent_path().string())) {
+      if (!key.empty()) {
+        try {  // for the next process; without it, git is asked again
+          files::write_file_atomically(kept, key + "\n---\n" + state->commit + ' ' +
+                                                 (!state->dirty   ? "-"
+                                                  : *state->dirty ? "1"
+                                                                  : "0") +
+                                                 '\n');
+        } catch (const std::exception&) {
+        }
+      }
+      return state;
+    }
   }
   const std::filesystem::path here = std::filesystem::current_path(error);
   if (!error) return state_of(here.string());

@@ -21,6 +21,13 @@ struct GitState {
 /// installed. Runs git itself, never a shell.
 std::optional<GitState> git_state();
 
+/// Keeps what git said in `dir` (a directory of reports, one a process: ctest
+/// runs each test as a process of its own) for the next process of the same
+/// executable in the same work tree to read instead of running git: git_state()
+/// then asks git only when the executable or the repository's HEAD, branch,
+/// packed refs or index changed since (by their size, time and inode).
+void keep_git_state_in(std::string dir);
+
 }  // namespace allocgate::integrations
 
 namespace allocgate::benchmark::detail {

@@ -399,7 +399,8 @@ void install_counting(const void* outer_frame) {
   // A directory gets a report per process: ctest runs each test of a
   // gtest_discover_tests binary as a process of its own, and `allocgate
   // merge DIR/*.json` joins them.
-  counting_options().out = integrations::report_path(counting_options().out, executable());
+  const std::string asked = counting_options().out;
+  counting_options().out = integrations::report_path(asked, executable());
   // A report that cannot be written is said before the tests run, not after;
   // the report of an earlier run is emptied now: a run that ends before
   // writing its own (a test calls std::exit) leaves none for the gate to
@@ -408,7 +409,7 @@ void install_counting(const void* outer_frame) {
   const bool writes_report =
       ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty() && !ALLOCGATE_GTEST_FLAG(list_tests);
   if (std::string error;
-      !integrations::open_report(writes_report ? counting_options().out : std::string(), running_test_name, error)) {
+      !integrations::open_report(writes_report ? asked : std::string(), executable(), running_test_name, error)) {
     std::cerr << error << '\n';
     std::exit(1);
   }

@@ -17,6 +17,8 @@
 #include "allocgate/guards.h"
 #include "atomic_write.h"
 #include "escape.h"
+#include "integrations/git_context.h"
+#include "integrations/test_options.h"
 
 namespace allocgate::integrations {
 namespace {
@@ -86,9 +88,13 @@ void empty_earlier_report(const std::string& path) {
 
 }  // namespace
 
-bool open_report(const std::string& path, std::string (*running)(), std::string& error) {
+bool open_report(const std::string& out, const std::string& executable, std::string (*running)(), std::string& error) {
   const PauseCounting pause;
   Output& o = output();
+  const std::string path = report_path(out, executable);
+  // A report a process, as ctest runs each test: the next process of the
+  // same binary reads the commit its predecessor got from git.
+  if (path != out) keep_git_state_in(out);
   o.path = path;
   o.running = running;
   if (path.empty()) {
@@ -105,8 +111,7 @@ bool open_report(const std::string& path, std::string (*running)(), std::string&
     return false;
   }
   std::string checked = path;
-  const bool in_place =
-      files::names_a_descriptor(path) || (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
+  const bool in_place = files::names_a_descriptor(path) || (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
   if (!in_place) {
     try {
       const std::filesystem::path directory = files::replaced_file(path).parent_path();
@@ -133,7 +138,8 @@ bool write_report(const TestReport& report, const std::string& executable, bool 
   if (o.path.empty()) return true;
   // A FIFO whose reader went away is an error to say (EPIPE), not a
   // signal that ends the run without a word.
-  struct sigaction ignore {}, before {};
+  struct sigaction ignore {
+  }, before{};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGPIPE, &ignore, &before);
   struct RestorePipe {

@@ -20,15 +20,16 @@ namespace allocgate::integrations {
 /// The exit status of a run whose report could not be written at its end.
 inline constexpr int kReportNotWritten = 1;
 
-/// Before the first test: false, with a one-line `error`, when `path` (a
-/// report_path()) cannot be written. Otherwise empties an earlier run's report
+/// Before the first test: false, with a one-line `error`, when the report
+/// asked for (`out`: a file, or a directory for a report a process, as
+/// report_path() names it) cannot be written. Otherwise empties an earlier run's report
 /// there and, until write_report(), says at std::exit and
 /// std::quick_exit that the run ended before its report, naming the test
 /// `running()` gives (null or empty: none). Only this process says it: a
 /// fork's child (a death test's) exits without a word.
-bool open_report(const std::string& path, std::string (*running)(), std::string& error);
+bool open_report(const std::string& out, const std::string& executable, std::string (*running)(), std::string& error);
 
-/// Writes the report to the path open_report() took, through
+/// Writes the report to the path open_report() named, through
 /// files::write_file_atomically. False, after saying why in one line, when it
 /// could not. With `fail_at_exit`, for a framework whose exit status is not
 /// allocgate's to return (a listener's), the process's exit status then
