@@ -5,6 +5,8 @@
 /// headers of their own (allocgate/gtest.h, allocgate/benchmark.h).
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include "allocgate/failure_injection.h"
 #include "allocgate/guards.h"
 #include "allocgate/measure.h"

@@ -30,6 +30,8 @@
 /// environment's ALLOCGATE_SITES=1 for a main that passes no flags on.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

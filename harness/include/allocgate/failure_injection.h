@@ -3,6 +3,8 @@
 /// Making allocations fail on purpose, to test exception safety.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstdint>
 #include <functional>
 #include <new>

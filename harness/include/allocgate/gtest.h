@@ -17,6 +17,8 @@
 /// allocation fail the running test instead of aborting the process.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 // Linking allocgate::gtest leaves the standard a project compiles its tests
 // with as it is; these assertions need C++17.
 #if __cplusplus < 201703L

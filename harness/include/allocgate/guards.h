@@ -3,6 +3,8 @@
 /// Guards that change what the hook does on the current thread.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstdint>
 
 namespace allocgate {

@@ -3,6 +3,8 @@
 /// One-call measurements: `measure(fn)` and Go's `AllocsPerRun`.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstdint>
 #include <functional>
 #include <stdexcept>

@@ -6,6 +6,8 @@
 /// reporter of your own).
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 namespace allocgate::keys {
 
 // --- benchmark counters (allocgate::benchmark::CountAllocations) -------------

@@ -3,6 +3,8 @@
 /// RAII scopes that measure the allocations made while they live.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstdint>
 
 #include "allocgate/stats.h"

@@ -4,6 +4,8 @@
 /// call-site capture (sites.h) and by the reports that carry its results.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <string>
 
 namespace allocgate {

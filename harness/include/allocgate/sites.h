@@ -4,6 +4,8 @@
 /// allocates", like `pprof -sample_index=alloc_objects -top`.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>

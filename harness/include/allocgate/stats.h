@@ -3,6 +3,8 @@
 /// The figures a measurement produces.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstdint>
 #include <iosfwd>
 #include <optional>

@@ -4,6 +4,8 @@
 /// libraries, so recorded bounds are kept per key.
 #pragma once
 
+#include "allocgate/standard.h"  // C++17, said in one line
+
 #include <cstddef>  // defines the standard library's version macros
 
 #define ALLOCGATE_STRINGIFY_(x) #x
