@@ -186,7 +186,9 @@ set(ALLOCGATE_CATCH2_WRAPPED_LIBCXX
 # same: the main is the program's own.
 function(_allocgate_add_catch2_v2_integration)
   _allocgate_integration_library(allocgate_catch2 OBJECT EXPORT_NAME catch2 SOURCES catch2_v2_counting.cpp ${ARGN})
-  target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2 allocgate::integration_support allocgate::files)
+  # PRIVATE: linked, but asking nothing of the suite's C++ standard (Catch2
+  # v2 suites are C++11); integration_support's users need C++17.
+  target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2 PRIVATE allocgate::integration_support allocgate::files)
   _allocgate_link_harness(allocgate_catch2)
   add_library(allocgate_catch2_main INTERFACE)
   add_library(allocgate::catch2_main ALIAS allocgate_catch2_main)
@@ -251,7 +253,9 @@ function(allocgate_add_doctest_integration)
                         "find_package(allocgate COMPONENTS doctest)")
   endif()
   _allocgate_integration_library(allocgate_doctest OBJECT EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
-  target_link_libraries(allocgate_doctest PUBLIC doctest::doctest allocgate::integration_support allocgate::files)
+  # PRIVATE: linked, but asking nothing of the suite's C++ standard (doctest
+  # suites may be C++11); integration_support's users need C++17.
+  target_link_libraries(allocgate_doctest PUBLIC doctest::doctest PRIVATE allocgate::integration_support allocgate::files)
   _allocgate_link_harness(allocgate_doctest)
 endfunction()
 

@@ -353,21 +353,31 @@ TEST(CaptureSites, ThisThreadLeavesTheWorkersOut) {
   EXPECT_EQ(at_line(capture.profile(), g_small_line), nullptr) << capture.profile().top(10);
 }
 
-// Workers allocating at once from one place: every allocation in the one
-// table, none lost to a race (ThreadSanitizer checks the lock), and a restart
-// forgets theirs as it does the thread's own.
+// Workers allocating at once from one place (its line a constant: no
+// worker writes a global): every allocation in the one table, none lost to a
+// race (ThreadSanitizer checks the lock), and a restart forgets theirs as it
+// does the thread's own.
+constexpr unsigned kWorkerLine = __LINE__ + 3;
+[[gnu::noinline]] void worker_blocks(int n) {
+  for (int i = 0; i < n; ++i) {
+    char* p = new char[16];
+    escape(p);
+    delete[] p;
+  }
+}
+
 TEST(CaptureSites, EveryThreadCountsWorkersAllocatingAtOnceExactly) {
-  small_blocks(0);
   CaptureSites capture(1024, allocgate::Unwinder::kCached, allocgate::CaptureThreads::kEveryThread);
-  std::thread([] { small_blocks(3); }).join();
+  std::thread([] { worker_blocks(3); }).join();
   capture.restart();
   std::vector<std::thread> workers;
-  for (int i = 0; i < 4; ++i) workers.emplace_back([] { small_blocks(1000); });
+  for (int i = 0; i < 4; ++i) workers.emplace_back([] { worker_blocks(1000); });
   for (std::thread& worker : workers) worker.join();
   capture.stop();
   const auto profile = capture.profile();
-  const allocgate::Site* site = at_line(profile, g_small_line);
+  const allocgate::Site* site = at_line(profile, kWorkerLine);
   ASSERT_NE(site, nullptr) << profile.top(10);
+  EXPECT_NE(site->where.function.find("worker_blocks"), std::string::npos);
   EXPECT_EQ(site->count, 4000u);
   EXPECT_EQ(site->bytes, 4000u * 16);
 }

@@ -155,6 +155,16 @@ check_report_outputs() {
     { cat "$out/log"; fail "a run that ends in a test: exit $status, an earlier report left or nothing said"; }
 }
 
+# check_cxx11_suite: the C++11 suite (cxx11_test.cpp, which static_asserts
+# its standard) built beside the integration, and its one test counted.
+check_cxx11_suite() {
+  local got
+  ALLOCGATE_OUT=$work/cxx11.json "$work/build/cxx11_tests" >"$work/cxx11.log" 2>&1 ||
+    { cat "$work/cxx11.log"; fail "the C++11 suite failed"; }
+  got=$(figures_of "$work/cxx11.json")
+  [ "$got" = "$(printf 'a C++11 suite is counted\t1\t101\t0\tfalse')" ] || fail "the C++11 suite's figures: '$got'"
+}
+
 # The size of the standard library's std::string: a leaked one's object.
 string_size() {
   printf '#include <string>\nint main() { return sizeof(std::string); }' | g++ -x c++ - -o "$work/size" && "$work/size"

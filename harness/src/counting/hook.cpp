@@ -343,7 +343,7 @@ CapturedStack* record_other_threads_stack(ThreadState& t, std::size_t size) noex
   while (g_process.other_threads_capture_busy.exchange(true, std::memory_order_acquire)) sched_yield();
   CapturedStack* slot = nullptr;
   // Read again under the lock: taken back meanwhile, the table is not ours.
-  if (StackTable* table = g_process.other_threads_capture.load(std::memory_order_relaxed)) {
+  if (StackTable* table = g_process.other_threads_capture.load(std::memory_order_acquire)) {
     slot = record_into(*table, size);
   }
   g_process.other_threads_capture_busy.store(false, std::memory_order_release);

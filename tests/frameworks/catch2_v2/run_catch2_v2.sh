@@ -71,10 +71,11 @@ ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests" >"$work/leak.log" 2>&1 || 
 check_leak_failure "$work/leak.log" "$status" 4 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
 check_verdicts_hold env ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests"
 check_report_outputs "$work/build/tutorial_tests" 2 "[exits]"
+check_cxx11_suite
 bad=0
 ALLOCGATE_FAIL_ON_LEAK=maybe "$work/build/tutorial_tests" >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes 1 or 0" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad value: exit $bad"; }
 
 ALLOCGATE_OUT="$work/grown.json" ALLOCGATE_SITES=1 "$work/build/tutorial_tests_grown" >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "Factorials are computed"
-echo "PASS: Catch2 v2 $which: $(echo "$got" | wc -l) runs with the figures their code makes; shards merged; the leak fails its test at its line; the gate names an added allocation's line"
+echo "PASS: Catch2 v2 $which: $(echo "$got" | wc -l) runs with the figures their code makes; shards merged; the leak fails its test at its line; the gate names an added allocation's line; the report written where its path leads; a C++11 suite stays C++11"

@@ -56,10 +56,11 @@ status=0
 check_leak_failure "$work/leak.log" "$status" 1 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
 check_verdicts_hold "$work/build/tutorial_tests" --allocgate-fail-on-leak
 check_report_outputs "$work/build/tutorial_tests" 1 --no-skip "--test-case=ends the process"
+check_cxx11_suite
 bad=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak=maybe >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes true or false" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad flag value: exit $bad"; }
 
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "testing the factorial function"
-echo "PASS: doctest $which: $(echo "$got" | wc -l) runs with the figures their code makes; shards merged; the leak fails its test at its line; the gate names an added allocation's line"
+echo "PASS: doctest $which: $(echo "$got" | wc -l) runs with the figures their code makes; shards merged; the leak fails its test at its line; the gate names an added allocation's line; the report written where its path leads; a C++11 suite stays C++11"
