@@ -111,6 +111,18 @@ function(_allocgate_link_harness target)
   endforeach()
 endfunction()
 
+# A listener that registers itself (Catch2 v2's, doctest's) in a static
+# library, kept in every program that links the library however it reaches
+# it: directly, or through the OBJECT or static library that compiles the
+# suite's main (nlohmann/json's test_main), whose objects CMake hands only to
+# the targets that link it directly while its link items reach every program.
+# The listener's file defines `symbol`; asking the linker for it (-u, which
+# holds wherever it stands on the command line) takes the file from the
+# archive, with its registration.
+function(_allocgate_keep_listener target symbol)
+  target_link_libraries(${target} INTERFACE "-Wl,--undefined=${symbol}")
+endfunction()
+
 function(_allocgate_wrap target)
   foreach(symbol IN LISTS ARGN)
     target_link_options(${target} INTERFACE "LINKER:--wrap=${symbol}")
@@ -179,13 +191,15 @@ set(ALLOCGATE_CATCH2_WRAPPED_LIBSTDCXX
 set(ALLOCGATE_CATCH2_WRAPPED_LIBCXX
     _ZN5Catch16AssertionHandler13handleMessageENS_9ResultWas6OfTypeEONSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE)
 
-# Catch2 v2 (catch2/catch.hpp): allocgate::catch2, an OBJECT library linked
+# Catch2 v2 (catch2/catch.hpp): allocgate::catch2, a static library linked
 # beside the translation unit that defines CATCH_CONFIG_MAIN or
-# CATCH_CONFIG_RUNNER, its listener registering itself, nothing wrapped
+# CATCH_CONFIG_RUNNER (or by the library that compiles it), its listener
+# registering itself and kept by _allocgate_keep_listener, nothing wrapped
 # (src/integrations/catch2_v2_counting.cpp). allocgate::catch2_main is the
 # same: the main is the program's own.
 function(_allocgate_add_catch2_v2_integration)
-  _allocgate_integration_library(allocgate_catch2 OBJECT EXPORT_NAME catch2 SOURCES catch2_v2_counting.cpp ${ARGN})
+  _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2 SOURCES catch2_v2_counting.cpp ${ARGN})
+  _allocgate_keep_listener(allocgate_catch2 allocgate_catch2_v2_listener)
   # PRIVATE: linked, but asking nothing of the suite's C++ standard (Catch2
   # v2 suites are C++11); integration_support's users need C++17.
   target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2 PRIVATE allocgate::integration_support allocgate::files)
@@ -241,9 +255,10 @@ function(allocgate_add_catch2_integration)
 endfunction()
 
 # allocgate_add_doctest_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
-# allocgate::doctest, on doctest::doctest: an OBJECT library linked beside
-# the translation unit that defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN). Its
-# listener registers itself, so its object must enter the link whole; nothing
+# allocgate::doctest, on doctest::doctest: a static library linked beside
+# the translation unit that defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN), or
+# by the library that compiles it. Its listener registers itself, so its
+# object must enter the link whole (_allocgate_keep_listener); nothing
 # is wrapped, as doctest's runner is compiled into the program's own code
 # (src/integrations/doctest_counting.cpp).
 function(allocgate_add_doctest_integration)
@@ -252,7 +267,8 @@ function(allocgate_add_doctest_integration)
                         "has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before "
                         "find_package(allocgate COMPONENTS doctest)")
   endif()
-  _allocgate_integration_library(allocgate_doctest OBJECT EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
+  _allocgate_integration_library(allocgate_doctest STATIC EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
+  _allocgate_keep_listener(allocgate_doctest allocgate_doctest_listener)
   # PRIVATE: linked, but asking nothing of the suite's C++ standard (doctest
   # suites may be C++11); integration_support's users need C++17.
   target_link_libraries(allocgate_doctest PUBLIC doctest::doctest PRIVATE allocgate::integration_support allocgate::files)

@@ -156,7 +156,8 @@ check_report_outputs() {
 }
 
 # check_cxx11_suite: the C++11 suite (cxx11_test.cpp, which static_asserts
-# its standard) built beside the integration, and its one test counted.
+# its standard), whose main is in an OBJECT library that links the
+# integration, as nlohmann/json's is: built, and its one test counted.
 check_cxx11_suite() {
   local got
   ALLOCGATE_OUT=$work/cxx11.json "$work/build/cxx11_tests" >"$work/cxx11.log" 2>&1 ||

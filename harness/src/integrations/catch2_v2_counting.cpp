@@ -41,6 +41,11 @@
 // a test's leaks are told by a tag in each block's header.
 extern "C" const bool allocgate_gtest_linked = true;
 
+// What the link asks for (-u, allocgateIntegrations.cmake), so that this file,
+// with its listener's registration, is taken from the static library into
+// every program that links it, through whatever library compiles the main.
+extern "C" const bool allocgate_catch2_v2_listener = true;
+
 // Catch2 v2's reporter interface has four more functions when the program
 // is built with CATCH_CONFIG_ENABLE_BENCHMARKING, so this file must be built
 // as the program's runner is. The runner defines this function only then.

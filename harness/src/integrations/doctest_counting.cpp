@@ -39,6 +39,11 @@
 // a test's leaks are told by a tag in each block's header.
 extern "C" const bool allocgate_gtest_linked = true;
 
+// What the link asks for (-u, allocgateIntegrations.cmake), so that this file,
+// with its listener's registration, is taken from the static library into
+// every program that links it, through whatever library compiles the main.
+extern "C" const bool allocgate_doctest_listener = true;
+
 extern "C" void allocgate_doctest_body();
 
 namespace allocgate::doctest_tests::detail {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A suite of a project built as C++11 (spdlog's are): linking allocgate::catch2
-// beside it counts its tests and leaves it C++11.
-#define CATCH_CONFIG_MAIN
+// A suite of a project built as C++11 (spdlog's are) and laid out as
+// nlohmann/json's: the main compiled once in an OBJECT library
+// (cxx11_main.cpp) that links allocgate::catch2, the tests in a binary that
+// links that library. Its tests are counted, and it stays C++11.
 #include <catch2/catch.hpp>
 
 #include <string>

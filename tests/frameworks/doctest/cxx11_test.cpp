@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// A suite of a project built as C++11 (nlohmann/json's tests are): linking
-// allocgate::doctest beside it counts its tests and leaves it C++11.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+// A suite of a project built as C++11 and laid out as nlohmann/json's: the
+// main compiled once in an OBJECT library (cxx11_main.cpp) that links
+// allocgate::doctest, the tests in a binary that links that library. Its
+// tests are counted, and it stays C++11.
 #include <doctest/doctest.h>
 
 #include <string>
