@@ -27,4 +27,11 @@ configure old_version 1 "allocgate: GoogleTest 1.10.0 (GTest::gtest) is outside 
 configure old_version_allowed 0 "GoogleTest 1.10.0 (GTest::gtest) is outside the versions" -DCASE=old_version -DALLOCGATE_UNTESTED_FRAMEWORKS=ON
 configure shared_main 1 "tests links GTest::gtest_main, a shared library whose main() calls the framework where allocgate cannot count it: link allocgate::gtest_main in its place" -DCASE=shared_main -DGTEST_SOURCE="$work/googletest-1.18.0"
 configure doctest_after 1 "allocgate's doctest component is compiled against doctest::doctest, which this project has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before find_package(allocgate COMPONENTS doctest)" -DCASE=doctest_after
-echo "PASS: an old GoogleTest, a shared gtest_main and doctest found after allocgate refused in one line each"
+# The refusals belong to the targets that link a framework's integration: a
+# program of the harness alone configures, builds and counts with neither
+# framework to be found.
+configure harness_only 0 "Build files have been written" -DCASE=harness_only -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+  -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+cmake --build "$work/harness_only" >"$work/harness_only_build.log" 2>&1 || { cat "$work/harness_only_build.log"; exit 1; }
+"$work/harness_only/harness_only" || { echo "FAIL: the harness-only program counted wrong" >&2; exit 1; }
+echo "PASS: an old GoogleTest, a shared gtest_main and doctest found after allocgate refused in one line each; a harness-only program taken"
