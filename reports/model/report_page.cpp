@@ -214,11 +214,25 @@ void rows_cut_row(std::ostream& body, std::size_t cut, int columns) {
 // page's own ids (allocgate-data, chartN, flameN) never start with, so that
 // no name, "allocgate-data" or "chart1", takes the id of a part of the page.
 std::string workload_anchor(const std::string& workload) { return "workload-" + workload; }
+
+// An id (and the href to it) as the page writes it: html_text shows a
+// control character as a backslash escape ("\n") and a backslash as it is,
+// so two names, one with a newline and one with "\n", would share an id. A
+// backslash is doubled first: no two names share one.
+std::string id_text(std::string_view anchor) {
+  std::string doubled;
+  doubled.reserve(anchor.size());
+  for (const char c : anchor) {
+    doubled += c;
+    if (c == '\\') doubled += c;
+  }
+  return files::html_text(doubled);
+}
 std::string family_anchor(const std::string& family) { return "family-" + family; }
 
 void workload_section(std::ostream& body, PageData& data, const WorkloadView& v) {
   if (!data.budget.take_section()) return;
-  body << "<section class=\"workload\"><h2 id=\"" << files::html_text(workload_anchor(v.name)) << "\">"
+  body << "<section class=\"workload\"><h2 id=\"" << id_text(workload_anchor(v.name)) << "\">"
        << files::html_text(v.name) << "</h2>\n";
   if (!v.summary.empty()) body << "<p>" << files::html_text(v.summary) << " (" << v.table_size << " per op)</p>\n";
   body << "<table><tr><th>variant</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>speedup</th><th>output</th>"
@@ -313,7 +327,7 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
     std::vector<const CaseResult*>& cases = families[family];
     std::stable_sort(cases.begin(), cases.end(),
                      [](const CaseResult* a, const CaseResult* b) { return name_before(a->name, b->name); });
-    body << "<section class=\"family\"><h2 id=\"" << files::html_text(family_anchor(family)) << "\">"
+    body << "<section class=\"family\"><h2 id=\"" << id_text(family_anchor(family)) << "\">"
          << files::html_text(family)
          << "</h2>\n<table><tr><th>case</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>peak bytes</th>"
             "<th>leaked B/op</th></tr>\n";
@@ -408,7 +422,7 @@ void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_
     const double leaked = c.leaked_bytes_per_op.value_or(0);
     body << "<tr" << (leaked > 0 ? " class=\"leaked\"" : "") << "><td>";
     if (with_suite_links) {
-      body << "<a href=\"#" << files::html_text(test_anchor(suite_of(c.name, runs_by_path))) << "\">"
+      body << "<a href=\"#" << id_text(test_anchor(suite_of(c.name, runs_by_path))) << "\">"
            << files::html_text(c.name) << "</a>";
     } else {
       body << files::html_text(c.name);
@@ -461,7 +475,7 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
                    [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
   for (auto& [suite, rows] : ordered) {
     if (!data.budget.take_section()) continue;
-    body << "<section class=\"suite\"><h2 id=\"" << files::html_text(test_anchor(suite)) << "\">"
+    body << "<section class=\"suite\"><h2 id=\"" << id_text(test_anchor(suite)) << "\">"
          << files::html_text(suite.empty() ? std::string("(no suite)") : suite) << "</h2>\n";
     const std::size_t shown = data.budget.take_rows(rows.size());
     const std::size_t cut = rows.size() - shown;

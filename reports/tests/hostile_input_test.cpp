@@ -345,10 +345,11 @@ TEST_F(HostileInput, NamesCannotInjectWorkflowCommandsEscapesOrMarkup) {
 
 // A name may be one of the page's own ids (its data's script element, a
 // chart's or a flame graph's div): a heading's id is the name behind a
-// prefix of its kind, and every id on the page is one element's.
+// prefix of its kind, and every id on the page is one element's. Nor do two
+// names share one: a newline and a backslash followed by n (in JSON).
 TEST_F(HostileInput, NoNameTakesTheIdOfAPartOfThePage) {
   std::string benchmarks;
-  for (const char* name : {"allocgate-data", "chart1", "chart1/2", "flame1", "flame2"}) {
+  for (const char* name : {"allocgate-data", "chart1", "chart1/2", "flame1", "flame2", R"(esc\nx)", R"(esc\\nx)"}) {
     if (!benchmarks.empty()) benchmarks += ", ";
     benchmarks += std::string(R"({"name": ")") + name +
                   R"(", "allocs_per_op": 1, "stacks": [{"frames": ["main", "f"], "allocs_per_op": 1}]})";
@@ -367,6 +368,8 @@ TEST_F(HostileInput, NoNameTakesTheIdOfAPartOfThePage) {
   EXPECT_EQ(ids.count("allocgate-data"), 1u);
   EXPECT_EQ(ids.count("family-allocgate-data"), 1u);
   EXPECT_EQ(ids.count("family-chart1"), 1u);
+  EXPECT_EQ(ids.count(R"(family-esc\nx)"), 1u);
+  EXPECT_EQ(ids.count(R"(family-esc\\nx)"), 1u);
 }
 
 }  // namespace
