@@ -327,8 +327,7 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
     std::vector<const CaseResult*>& cases = families[family];
     std::stable_sort(cases.begin(), cases.end(),
                      [](const CaseResult* a, const CaseResult* b) { return name_before(a->name, b->name); });
-    body << "<section class=\"family\"><h2 id=\"" << id_text(family_anchor(family)) << "\">"
-         << files::html_text(family)
+    body << "<section class=\"family\"><h2 id=\"" << id_text(family_anchor(family)) << "\">" << files::html_text(family)
          << "</h2>\n<table><tr><th>case</th><th>ns/op</th><th>B/op</th><th>allocs/op</th><th>peak bytes</th>"
             "<th>leaked B/op</th></tr>\n";
     const std::size_t shown = data.budget.take_rows(cases.size());
@@ -422,8 +421,8 @@ void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_
     const double leaked = c.leaked_bytes_per_op.value_or(0);
     body << "<tr" << (leaked > 0 ? " class=\"leaked\"" : "") << "><td>";
     if (with_suite_links) {
-      body << "<a href=\"#" << id_text(test_anchor(suite_of(c.name, runs_by_path))) << "\">"
-           << files::html_text(c.name) << "</a>";
+      body << "<a href=\"#" << id_text(test_anchor(suite_of(c.name, runs_by_path))) << "\">" << files::html_text(c.name)
+           << "</a>";
     } else {
       body << files::html_text(c.name);
     }
