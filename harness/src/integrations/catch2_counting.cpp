@@ -8,6 +8,7 @@
 
 #include <catch2/benchmark/detail/catch_benchmark_stats.hpp>
 #include <catch2/catch_test_case_info.hpp>
+#include <catch2/interfaces/catch_interfaces_config.hpp>
 #include <catch2/internal/catch_assertion_handler.hpp>
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
 #include <catch2/reporters/catch_reporter_registrars.hpp>
@@ -30,6 +31,7 @@
 #include "escape.h"
 #include "integrations/framework_code.h"
 #include "integrations/report_output.h"
+#include "integrations/run_names.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -62,7 +64,7 @@ struct Counting {
   std::string path;                           // the run's name: the test case, then its sections
   const Catch::TestCaseInfo* test = nullptr;  // running
   int depth = 0;
-  std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
+  integrations::RunNames names;
   bool started = false;
 };
 
@@ -85,14 +87,8 @@ void open_report_or_exit(const integrations::TestOptions& options) {
 thread_local std::optional<PauseCounting> t_making_generator;
 thread_local std::optional<PauseCounting> t_benchmarking;
 
-// The run's name: its path, and a generator's runs of one path told apart
-// by their order. Counted once per run.
-std::string run_name() {
-  Counting& c = counting();
-  std::string name = c.path;
-  if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
-  return name;
-}
+// The run's name (run_names.h). Taken once per run.
+std::string run_name() { return counting().names.next(counting().path); }
 
 class CountingListener : public Catch::EventListenerBase {
  public:
@@ -129,18 +125,20 @@ class CountingListener : public Catch::EventListenerBase {
       std::exit(2);
     }
     open_report_or_exit(c.options);
+    // A shard of a run (--shard-count, --shard-index) says so in its report.
+    c.report.set_shard(m_config->shardIndex(), m_config->shardCount());
     c.started = true;
   }
 
-  void testCaseStarting(const Catch::TestCaseInfo&) override {
+  void testCaseStarting(const Catch::TestCaseInfo& info) override {
     const PauseCounting pause;
-    counting().runs_of_path.clear();
+    counting().names.test_case_begins(std::string(info.lineInfo.file) + ":" + std::to_string(info.lineInfo.line));
   }
 
   void testCasePartialStarting(const Catch::TestCaseInfo& info, std::uint64_t) override {
     const PauseCounting pause;
     Counting& c = counting();
-    c.path = info.name;
+    c.path = integrations::run_name_part(info.name);
     c.test = &info;
     c.depth = 0;
     c.stats.reset();
@@ -150,7 +148,7 @@ class CountingListener : public Catch::EventListenerBase {
   void sectionStarting(const Catch::SectionInfo& section) override {
     const PauseCounting pause;
     Counting& c = counting();
-    if (c.depth++ > 0) c.path += "/" + section.name;  // the first is the test case itself
+    if (c.depth++ > 0) c.path += "/" + integrations::run_name_part(section.name);  // the first is the test case itself
   }
 
   void sectionEnded(const Catch::SectionStats&) override {
@@ -184,8 +182,9 @@ class CountingListener : public Catch::EventListenerBase {
 
   void testRunEnded(const Catch::TestRunStats&) override {
     const PauseCounting pause;
-    const Counting& c = counting();
+    Counting& c = counting();
     if (!c.started) return;
+    c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
 };

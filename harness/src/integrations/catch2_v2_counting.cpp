@@ -32,6 +32,7 @@
 #include "escape.h"
 #include "integrations/framework_code.h"
 #include "integrations/report_output.h"
+#include "integrations/run_names.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -87,7 +88,7 @@ struct Counting {
   // higher of the two, never from the body's dead frames below.
   const void* floor = nullptr;
   const Catch::TestCaseInfo* test = nullptr;
-  std::map<std::string, int> runs_of_path;  // in this test case: a generator's runs share a path
+  integrations::RunNames names;
   bool started = false;
 };
 
@@ -159,7 +160,7 @@ class CountingListener : public Catch::TestEventListenerBase {
   void testCaseStarting(const Catch::TestCaseInfo& info) override {
     TestEventListenerBase::testCaseStarting(info);
     const PauseCounting pause;
-    counting().runs_of_path.clear();
+    counting().names.test_case_begins(std::string(info.lineInfo.file) + ":" + std::to_string(info.lineInfo.line));
     counting().test = &info;
   }
 
@@ -169,10 +170,10 @@ class CountingListener : public Catch::TestEventListenerBase {
     {
       const PauseCounting pause;
       if (c.depth++ > 0) {
-        c.path += "/" + section.name;
+        c.path += "/" + integrations::run_name_part(section.name);
         return;
       }
-      c.path = section.name;  // the root section: the test case, run again for each leaf
+      c.path = integrations::run_name_part(section.name);  // the root section: the test case, run again for each leaf
       c.floor = __builtin_frame_address(0);
       if (!c.started) return;
       c.run.begin(c.options.sites || c.options.fail_on_leak);
@@ -193,8 +194,7 @@ class CountingListener : public Catch::TestEventListenerBase {
     TestEventListenerBase::sectionEnded(stats);
     const integrations::TestRun::End end =
         c.run.end(std::max(c.floor, static_cast<const void*>(__builtin_frame_address(0)), std::less<>()), true);
-    std::string name = c.path;
-    if (const int before = c.runs_of_path[c.path]++; before > 0) name += " #" + std::to_string(before + 1);
+    std::string name = c.names.next(c.path);
     integrations::TestFigures figures = integrations::figures_of(figures_now, end);
     figures.failed = stats.assertions.failed > 0;
     if (c.options.fail_on_leak && end.live.leaked.blocks != 0) {
@@ -209,8 +209,9 @@ class CountingListener : public Catch::TestEventListenerBase {
   void testRunEnded(const Catch::TestRunStats& stats) override {
     TestEventListenerBase::testRunEnded(stats);
     const PauseCounting pause;
-    const Counting& c = counting();
+    Counting& c = counting();
     if (!c.started) return;
+    c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
 
@@ -226,7 +227,13 @@ class CountingListener : public Catch::TestEventListenerBase {
     Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
                                     Catch::ResultDisposition::ContinueOnFailure);
     handler.handleMessage(Catch::ResultWas::ExplicitFailure, message);
-    handler.complete();
+    try {
+      handler.complete();
+    } catch (const Catch::TestFailureException&) {
+      // Aborting after this failure (-a, -x N): Catch2 says so by throwing,
+      // for the test's body to unwind. The body has returned; the runner
+      // stops before the next test case all the same.
+    }
   }
 };
 

@@ -30,6 +30,7 @@
 #include "escape.h"
 #include "integrations/framework_code.h"
 #include "integrations/report_output.h"
+#include "integrations/run_names.h"
 #include "integrations/static_guard.h"
 #include "integrations/test_options.h"
 #include "integrations/test_report.h"
@@ -80,7 +81,7 @@ struct Counting {
   // message and state need, in memory the marking does not read. Its
   // thread runs paused meanwhile: doctest's handling is not the test's.
   std::optional<PauseCounting> judging_later;
-  std::map<std::string, int> runs_of_name;  // a name met again: " #2"
+  integrations::RunNames names;
   bool started = false;
 };
 
@@ -93,8 +94,7 @@ void add_pending_run() {
   Counting& c = counting();
   if (!c.run_pending) return;
   c.run_pending = false;
-  std::string name = c.run_name;
-  if (const int before = c.runs_of_name[c.run_name]++; before > 0) name += " #" + std::to_string(before + 1);
+  std::string name = c.names.next(c.run_name);
   integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
   figures.failed = c.run_failed && !c.expects_failure;
   std::optional<SiteProfile> sites;
@@ -145,8 +145,9 @@ class CountingListener : public ::doctest::IReporter {
 
   void test_run_end(const ::doctest::TestRunStats&) override {
     const PauseCounting pause;
-    const Counting& c = counting();
+    Counting& c = counting();
     if (!c.started) return;
+    c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
 
@@ -160,7 +161,8 @@ class CountingListener : public ::doctest::IReporter {
     c.test = &test;
     c.body = test.m_test;
     test.m_test = allocgate_doctest_body;
-    c.test_name = data.m_name;
+    c.test_name = integrations::run_name_part(data.m_name);
+    c.names.test_case_begins(std::string(data.m_file.c_str()) + ":" + std::to_string(data.m_line));
     c.expects_failure = data.m_should_fail || data.m_may_fail || data.m_expected_failures > 0;
   }
 
@@ -180,7 +182,7 @@ class CountingListener : public ::doctest::IReporter {
   void subcase_start(const ::doctest::SubcaseSignature& subcase) override {
     const PauseCounting pause;
     Counting& c = counting();
-    c.subcases.emplace_back(subcase.m_name.c_str());
+    c.subcases.push_back(integrations::run_name_part(subcase.m_name.c_str()));
     c.run_name = path();  // after its leaf, a run enters no other subcase
   }
 

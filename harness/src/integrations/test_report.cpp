@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -37,9 +38,13 @@ void TestReport::add(std::string name, const TestFigures& figures, const SitePro
   runs_->runs.push_back(std::move(run));
 }
 
+void TestReport::set_shard(unsigned index, unsigned count) {
+  shard_ = count > 1 && index < count ? std::to_string(index + 1) + "/" + std::to_string(count) : std::string();
+}
+
 namespace {
 
-nlohmann::json context_json(const std::string& framework, const std::string& executable) {
+nlohmann::json context_json(const std::string& framework, const std::string& executable, const std::string& shard_set) {
   nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}, {keys::kTests, framework}};
   if (!executable.empty()) context["executable"] = executable;
   if (const auto state = git_state()) {
@@ -50,7 +55,9 @@ nlohmann::json context_json(const std::string& framework, const std::string& exe
   // refuses values that are not numbers.
   const char* shards = std::getenv("GTEST_TOTAL_SHARDS");
   const char* shard = std::getenv("GTEST_SHARD_INDEX");
-  if (shards != nullptr && shard != nullptr && std::atoi(shards) > 1) {
+  if (!shard_set.empty()) {
+    context[keys::kShard] = shard_set;
+  } else if (shards != nullptr && shard != nullptr && std::atoi(shards) > 1) {
     context[keys::kShard] = std::to_string(std::atoi(shard) + 1) + "/" + std::to_string(std::atoi(shards));
   }
   return context;
@@ -59,6 +66,7 @@ nlohmann::json context_json(const std::string& framework, const std::string& exe
 }  // namespace
 
 void TestReport::write(const std::string& path, const std::string& executable) const {
+  if (!refusal_.empty()) throw std::runtime_error(refusal_);
   std::map<std::string, int> repetitions, index;
   for (const Runs::Run& run : runs_->runs) ++repetitions[run.name];
   nlohmann::json benchmarks = nlohmann::json::array();
@@ -93,7 +101,7 @@ void TestReport::write(const std::string& path, const std::string& executable) c
     }
     benchmarks.push_back(std::move(entry));
   }
-  const nlohmann::json report = {{"context", context_json(framework_, executable)},
+  const nlohmann::json report = {{"context", context_json(framework_, executable, shard_)},
                                  {"benchmarks", std::move(benchmarks)}};
   // A name or path that is not UTF-8 is written with replacement characters:
   // the report is never lost to a byte.

@@ -46,15 +46,26 @@ class TestReport {
   /// a repetition of the same case). `sites`, when given, is summarized now.
   void add(std::string name, const TestFigures& figures, const SiteProfile* sites);
 
+  /// The run is shard `index` (from 0) of `count`, as the framework says
+  /// (Catch2's --shard-index and --shard-count): in the report, so that
+  /// `allocgate merge` refuses a set with one missing.
+  void set_shard(unsigned index, unsigned count);
+
+  /// The report is not to be written, for the one-line reason `why`, which
+  /// write() throws (empty: no refusal).
+  void refuse(std::string why) { refusal_ = std::move(why); }
+
   /// Writes the report to `path` atomically; `executable` is argv[0]. The
-  /// shard (GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX) and the commit are
-  /// read here. Throws std::exception when it cannot be written.
+  /// shard (set_shard, else GTEST_TOTAL_SHARDS and GTEST_SHARD_INDEX) and the
+  /// commit are read here. Throws std::exception when it cannot be written.
   void write(const std::string& path, const std::string& executable) const;
 
  private:
   struct Runs;
   std::unique_ptr<Runs> runs_;
   std::string framework_;
+  std::string shard_;  // "I/N", counted from 1, as the report says it
+  std::string refusal_;
 };
 
 }  // namespace allocgate::integrations

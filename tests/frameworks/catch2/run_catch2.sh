@@ -55,6 +55,12 @@ diff <(echo "$got") <(figures_of "$work/own_main.json") || fail "with a main() o
 
 # Shards: Catch2's --shard-count/--shard-index.
 check_shards "$got" "--shard-count=2 --shard-index=0" "--shard-count=2 --shard-index=1"
+# Each shard's report says which it is: one alone is refused, not merged.
+status=0
+"$build/reports/allocgate" merge --out "$work/half.json" "$(find "$work/shards" -name 'tutorial_tests.*.json' | head -1)" \
+  >"$work/half.log" 2>&1 || status=$?
+[ "$status" != 0 ] && grep -q "shard [12]/2 is missing" "$work/half.log" ||
+  { cat "$work/half.log"; fail "one shard of two merged as the whole run (exit $status)"; }
 
 # The leak check, with Catch2's spelling of allocgate's flag (taken out
 # before Catch2 reads its own).

@@ -69,6 +69,17 @@ status=0
 status=0
 ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests" >"$work/leak.log" 2>&1 || status=$?
 check_leak_failure "$work/leak.log" "$status" 4 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
+# Aborting after the first failure (-a, -x 1): the leak is that failure,
+# and the run stops there, with its report, instead of terminating.
+for abort in -a "-x 1"; do
+  status=0
+  # shellcheck disable=SC2086  # -x and its count, split
+  ALLOCGATE_FAIL_ON_LEAK=1 ALLOCGATE_OUT="$work/abort.json" "$work/build/tutorial_tests" $abort \
+    "a deliberate leak,a small leak" >"$work/abort.log" 2>&1 || status=$?
+  [ "$status" = 1 ] && grep -q "a deliberate leak leaked" "$work/abort.log" && ! grep -q "a small leak leaked" "$work/abort.log" &&
+    ! grep -q terminate "$work/abort.log" && [ "$(jq '.benchmarks | length' "$work/abort.json")" = 1 ] ||
+    { cat "$work/abort.log"; fail "the leak check with $abort: exit $status"; }
+done
 check_verdicts_hold env ALLOCGATE_FAIL_ON_LEAK=1 "$work/build/tutorial_tests"
 check_report_outputs "$work/build/tutorial_tests" 2 "[exits]"
 check_cxx11_suite
