@@ -23,7 +23,8 @@ bool is_number_suffix(std::string_view text) {
 std::string run_name_part(std::string_view part) {
   // Where a closing " #N" starts, its '#' is escaped.
   std::size_t suffix = std::string_view::npos;
-  if (const std::size_t hash = part.rfind(" #"); hash != std::string_view::npos && is_number_suffix(part.substr(hash))) {
+  if (const std::size_t hash = part.rfind(" #");
+      hash != std::string_view::npos && is_number_suffix(part.substr(hash))) {
     suffix = hash + 1;
   }
   std::string out;
