@@ -75,17 +75,10 @@ void print_history_chart(std::ostream& out, const HistoryTable& table) {
   nlohmann::json labels = nlohmann::json::array(), titles = nlohmann::json::array();
   for (const RunKey& run : table.runs) {
     labels.push_back({commit_label(run.commit), std::string(files::utf8_prefix(run.date, 10))});
-    std::string title = tooltip_text(run.commit);
-    title += '\n';
-    title += tooltip_text(run.date);
-    if (!run.branch.empty()) {
-      title += "\nbranch ";
-      title += tooltip_text(run.branch);
-    }
-    if (!run.toolchain.empty()) {
-      title += '\n';
-      title += tooltip_text(run.toolchain);
-    }
+    // A tooltip's title is its lines, each made visible by page.js.
+    nlohmann::json title = {tooltip_text(run.commit), tooltip_text(run.date)};
+    if (!run.branch.empty()) title.push_back("branch " + tooltip_text(run.branch));
+    if (!run.toolchain.empty()) title.push_back(tooltip_text(run.toolchain));
     titles.push_back(std::move(title));
   }
   body << "<h1>allocgate history</h1>\n<p class=\"context\">" << table.runs.size() << " runs, oldest first";

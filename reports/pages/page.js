@@ -54,7 +54,10 @@
   function visibleChart(spec) {
     if (typeof spec.title === 'string') spec.title = visible(spec.title);
     if (Array.isArray(spec.labels)) spec.labels = spec.labels.map((l) => (typeof l === 'string' ? visible(l) : l));
-    if (Array.isArray(spec.tooltip_titles)) spec.tooltip_titles = spec.tooltip_titles.map(visible);
+    if (Array.isArray(spec.tooltip_titles)) {
+      // A title is a string or its lines.
+      spec.tooltip_titles = spec.tooltip_titles.map((t) => (Array.isArray(t) ? t.map(visible) : visible(t)));
+    }
     (spec.series || []).forEach((series) => { series.name = visible(series.name); });
   }
   function visibleFlame(spec) {
@@ -189,7 +192,7 @@
                 const i = items[0].dataIndex;
                 if (category) {
                   const title = spec.tooltip_titles ? spec.tooltip_titles[i] : String(spec.labels[i]);
-                  return marks.has(i) ? title + '\nchanged here' : title;
+                  return marks.has(i) ? [].concat(title, 'changed here') : title;
                 }
                 return (spec.x_title ? spec.x_title + ' ' : '') + number.format(items[0].parsed.x);
               },

@@ -161,15 +161,18 @@ function fail(message) {
         return {x: r.left + meta.data[0].x, y: r.top + meta.data[0].y};
       }, charts[0].id);
       await page.mouse.move(at.x, at.y);
-      const lines = await page.evaluate((id) => {
+      const {titles, lines} = await page.evaluate((id) => {
         const t = document.getElementById(id).chart.tooltip;
-        return t.opacity > 0 ? t.body.flatMap((b) => b.lines) : [];
+        return t.opacity > 0 ? {titles: t.title || [], lines: t.body.flatMap((b) => b.lines)} : {titles: [], lines: []};
       }, charts[0].id);
       if (!lines.length) fail('no tooltip on the first chart\'s first point');
+      // A title of several lines is shown as lines, not as one with its
+      // line breaks made visible.
+      if (titles.some((l) => l.includes('\\u000a'))) fail(`a tooltip title's line breaks shown: ${JSON.stringify(titles)}`);
       if (tooltipText && !lines.some((l) => l.includes(tooltipText))) {
         fail(`the tooltip says ${JSON.stringify(lines)}, not ${tooltipText}`);
       }
-      console.log('chart tooltip: ' + lines.join(' | '));
+      console.log('chart tooltip: ' + titles.concat(lines).join(' | '));
     }
 
     // A frame's tooltip, then a click that zooms into it.

@@ -67,6 +67,11 @@ db="$work/history.db"
 "$allocgate" history --db "$db" add --commit c3-mended --date 2026-12-03 "$work/base.json" >/dev/null
 "$allocgate" history --db "$db" chart --html --out "$work/history.html"
 check "$work/history.html" "$work/history.png" --flames 0 --marks c2-regress,c3-mended
+# The hostile names in a history's charts and tables: shown as code points.
+"$allocgate" history --db "$work/hostile.db" add --commit h1 --date 2026-12-01 "$work/hostile.json" >/dev/null
+"$allocgate" history --db "$work/hostile.db" add --commit h2 --date 2026-12-02 "$work/hostile.json" >/dev/null
+"$allocgate" history --db "$work/hostile.db" chart --html --out "$work/hostile-history.html"
+check "$work/hostile-history.html" "$work/hostile-history.png" --flames 0 --visible 'evil\u202ecod\u009b'
 
 # Large reports (large_report.py): each page draws at load only what is on
 # its first screen, and says there what it cut. By hand, on an idle
