@@ -57,8 +57,9 @@ inline constexpr const char* kFamilyInstanceIndex = "per_family_instance_index";
 inline constexpr const char* kErrorOccurred = "error_occurred";
 inline constexpr const char* kErrorMessage = "error_message";
 inline constexpr const char* kIterations = "iterations";
-inline constexpr const char* kRealTime = "real_time";  ///< in allocgate's reports: the median
-inline constexpr const char* kCpuTime = "cpu_time";    ///< likewise
+inline constexpr const char* kRepetitionIndex = "repetition_index";  ///< Google Benchmark 1.5.1 on, allocgate's tests
+inline constexpr const char* kRealTime = "real_time";                ///< in allocgate's reports: the median
+inline constexpr const char* kCpuTime = "cpu_time";                  ///< likewise
 inline constexpr const char* kTimeUnit = "time_unit";
 // allocgate's.
 inline constexpr const char* kWorkload = "workload";

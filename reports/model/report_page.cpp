@@ -457,8 +457,8 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
     failed += row.c->test_failed;
   }
   body << "<p class=\"summary\">" << all.size() << (runs_by_path ? " runs of " : " tests in ") << suites.size()
-       << (runs_by_path ? " test cases: " : " suites: ") << leaking << " leak, " << keeping
-       << " keep memory (reachable at their end), " << failed << " failed.</p>\n";
+       << (runs_by_path ? " test cases: " : " suites: ") << leaking << " leaking, " << keeping
+       << " keeping memory (reachable at their end), " << failed << " failed.</p>\n";
   std::vector<TestRow> heaviest = all;
   const std::size_t shown = std::min<std::size_t>(heaviest.size(), 20);
   std::partial_sort(heaviest.begin(), heaviest.begin() + static_cast<std::ptrdiff_t>(shown), heaviest.end(), heavier);

@@ -420,6 +420,14 @@ class GoogleBenchmarkCases {
     } else if (r.text(k::kRunType) == "aggregate") {
       add_aggregate(name, b, r, frames_);
     } else if (r.figure(k::kAllocsPerOp)) {
+      // Repetitions of one case are numbered; two runs of one number are
+      // two cases of one name (two tests named alike), which joined as
+      // repetitions would be one case's figures: refused instead.
+      if (const auto repetition = r.count(k::kRepetitionIndex);
+          repetition && !repetitions_seen_.emplace(name, *repetition).second) {
+        r.fail(name + ": two runs are its repetition " + std::to_string(*repetition) +
+               ": two cases share this name, and a report keys figures by name");
+      }
       add_iteration(name, b, r, frames_);
     }
   }
@@ -444,7 +452,10 @@ class GoogleBenchmarkCases {
       // Otherwise not counted: the gate lists a bound on it as without a case, not as 0.
       b = Benchmark();
     }
-    report.source_summary = std::to_string(from_iteration_runs) + " benchmark(s) from their iteration runs";
+    // A test binary's report (allocgate::gtest, catch2, doctest) is of tests and their runs.
+    report.source_summary = std::to_string(from_iteration_runs) + (report.context.contains(allocgate::keys::kTests)
+                                                                       ? " test(s) from their runs"
+                                                                       : " benchmark(s) from their iteration runs");
     if (from_means > 0) {
       report.source_summary += ", " + std::to_string(from_means) + " from their mean aggregate (aggregates only)";
     }
@@ -467,6 +478,7 @@ class GoogleBenchmarkCases {
   std::map<std::pair<std::string, std::string>, std::string> name_of_instance_;  // (run_name, instance) -> name
   std::map<std::string, std::size_t> instances_named_;                           // run_name -> instances seen
   std::vector<std::string> renamed_;
+  std::set<std::pair<std::string, std::uint64_t>> repetitions_seen_;  // (name, repetition_index)
   FramePool frames_;
 };
 

@@ -13,7 +13,28 @@
 namespace allocgate::reports {
 namespace {
 
+// A test binary's report (allocgate::gtest, catch2, doctest): its tests, untimed,
+// with what each left.
+void print_tests_markdown(std::ostream& out, const Report& report) {
+  using Align = TextTable::Align;
+  TextTable table({{"test", Align::left},
+                   {"allocs", Align::right},
+                   {"bytes", Align::right},
+                   {"peak bytes", Align::right},
+                   {"leaked bytes", Align::right},
+                   {"failed", Align::left}});
+  for (const CaseResult& c : report.cases) {
+    table.add_row({files::markdown_code(c.name), files::readable(c.allocs_per_op), optional_cell(c.bytes_per_op),
+                   optional_cell(c.peak_bytes), optional_cell(c.leaked_bytes_per_op), c.test_failed ? "yes" : ""});
+  }
+  table.print_markdown(out);
+}
+
 void print_plain_markdown(std::ostream& out, const Report& report) {
+  if (!report.context_text(allocgate::keys::kTests).empty()) {
+    print_tests_markdown(out, report);
+    return;
+  }
   using Align = TextTable::Align;
   TextTable table({{"benchmark", Align::left},
                    {"ns/op", Align::right},

@@ -207,6 +207,40 @@ TEST(ReadReport, ASkippedBenchmarkIsNotRunNotAnError) {
   EXPECT_EQ(r.source_summary, "1 benchmark(s) from their iteration runs; 1 skipped");
 }
 
+// A test binary's report numbers a test's runs (--gtest_repeat): two runs
+// of one number are two tests of one name, refused rather than joined as
+// one test's repetitions; numbered ones are repetitions, and a report of
+// tests says so.
+TEST(ReadReport, TwoCasesOfOneNameAreRefusedRepetitionsAreJoined) {
+  const auto run = [](const char* name, int index, int allocs) {
+    return nlohmann::json{{"name", name},
+                          {"run_name", name},
+                          {"run_type", "iteration"},
+                          {"repetitions", 2},
+                          {"repetition_index", index},
+                          {"iterations", 1},
+                          {"allocs/op", allocs},
+                          {"bytes/op", 8}};
+  };
+  const nlohmann::json context = {{"allocgate_tests", "doctest"}};
+  const nlohmann::json repeated = {{"context", context},
+                                   {"benchmarks", {run("t", 0, 2), run("t", 1, 3), run("u", 0, 1)}}};
+  const Report r = report_from_json(repeated, "t.json");
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.cases[0].allocs_per_op, 3);
+  EXPECT_EQ(r.source_summary, "2 test(s) from their runs");
+  const nlohmann::json collided = {{"context", context},
+                                   {"benchmarks", {run("t", 0, 2), run("u", 0, 1), run("t", 0, 3)}}};
+  try {
+    report_from_json(collided, "t.json");
+    FAIL() << "two tests of one name read as one";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "t.json: t: two runs are its repetition 0: two cases share this name, and a report keys figures by name");
+  }
+}
+
 // report_text's plain twin: the whole report as one JSON value, dumped.
 std::string report_text_whole(const Report& report) {
   nlohmann::json json = to_json(report);

@@ -33,6 +33,28 @@ TEST(Table, MarkdownHasTheCaseStudyTableAndTheScaling) {
   EXPECT_NE(md.find("| v4 | 0 | 0 |"), std::string::npos);
 }
 
+// A test binary's report is a table of its tests, untimed, with what each
+// leaked and whether it failed: not of benchmarks.
+TEST(Table, ATestReportIsATableOfTests) {
+  const auto run = [](const char* name, int allocs, int leaked, bool failed) {
+    nlohmann::json entry = {
+        {"name", name},        {"run_name", name},       {"run_type", "iteration"},  {"iterations", 1},
+        {"allocs/op", allocs}, {"bytes/op", 8 * allocs}, {"leaked_bytes/op", leaked}};
+    if (failed) entry["allocgate_test_failed"] = true;
+    return entry;
+  };
+  const Report r = report_from_json(nlohmann::json{{"context", {{"allocgate_tests", "doctest"}}},
+                                                   {"benchmarks", {run("a", 2, 0, false), run("b", 1, 4, true)}}},
+                                    "tests.json");
+  std::ostringstream out;
+  print_markdown_tables(out, r);
+  EXPECT_EQ(out.str(),
+            "| test | allocs | bytes | peak bytes | leaked bytes | failed |\n"
+            "|---|---:|---:|---:|---:|---|\n"
+            "| `a` | 2 | 16 | - | 0 |  |\n"
+            "| `b` | 1 | 8 | - | 4 | yes |\n");
+}
+
 // 2,000 variants, each at a size of its own: a row per case, not a table of
 // 2,000 x 2,000 cells that are nearly all "-". The output grows with the
 // cases, and still gives each one's figure.
