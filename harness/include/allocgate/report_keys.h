@@ -39,6 +39,10 @@ inline constexpr const char* kOneTimeBytes = "allocgate_one_time_bytes";
 inline constexpr const char* kOtherThreadAllocations = "allocgate_other_thread_allocs";
 /// true when the test failed: its figures are reported all the same.
 inline constexpr const char* kTestFailed = "allocgate_test_failed";
+/// The test's failure sweep (--allocgate_fail_each): {"attempts", "tried",
+/// "outcomes": {name: count}, "nondeterministic", "findings": [{"point",
+/// "outcome", "line", "detail"}]}.
+inline constexpr const char* kSweep = "allocgate_sweep";
 
 // --- context: what built the binary --------------------------------------------
 /// "googletest": the report is a test binary's, a case per test

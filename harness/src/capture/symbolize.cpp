@@ -26,6 +26,7 @@
 #include "allocgate/guards.h"
 #include "capture/fix_hint.h"
 #include "capture/reserved_table.h"
+#include "capture/stack_site.h"
 #include "counting/thread_state.h"
 
 namespace allocgate {
@@ -638,6 +639,22 @@ SiteProfile CaptureSites::profile(std::string_view source_root) const {
   SiteProfile profile = profile_of(*table_, source_root, all_of);
   if (others_) profile.merge(profile_of(others_->table, source_root, all_of));
   return profile;
+}
+
+SiteProfile detail::profile_of_stack(void* const* frames, int depth, std::string_view source_root) {
+  // A table of one slot; its frame 0 stands for record_stack's own, which
+  // profile_of() leaves out.
+  detail::CapturedStack slot{};
+  slot.hash = 1;
+  slot.count = 1;
+  slot.frames[0] = nullptr;
+  const int kept = std::min(depth, detail::kMaxFrames - 1);
+  for (int i = 0; i < kept; ++i) slot.frames[i + 1] = frames[i];
+  slot.depth = static_cast<std::uint32_t>(kept + 1);
+  detail::StackTable table;
+  table.slots = &slot;
+  table.capacity = 1;
+  return profile_of(table, source_root, all_of);
 }
 
 SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root) {

@@ -389,11 +389,14 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // neither failure points nor counted towards the countdown.
 bool injected_failure_due(ThreadState& t) noexcept {
   if ((t.mode & (kFailureArmed | kPaused)) != kFailureArmed) return false;
-  if (t.fail_countdown != 0) {
+  if (t.failure_fired) return true;  // armed still: fail_rest, every later attempt fails
+  const bool failing = t.fail_countdown == 0;
+  if (t.on_attempt != nullptr) t.on_attempt(failing);
+  if (!failing) {
     --t.fail_countdown;
     return false;
   }
-  t.mode &= ~static_cast<std::uint32_t>(kFailureArmed);  // one shot
+  if (!t.fail_rest) t.mode &= ~static_cast<std::uint32_t>(kFailureArmed);  // one shot
   t.failure_fired = true;
   return true;
 }

@@ -125,6 +125,10 @@ struct ThreadState {
   // one fails. Meaningful only while kFailureArmed is set.
   std::uint64_t fail_countdown = 0;
   bool failure_fired = false;
+  bool fail_rest = false;  // every attempt after the failing one fails too (memory run out)
+  // A failure sweep's child (integrations/failure_sweep.h): told of each
+  // attempt the countdown counts, and whether it is the one failing.
+  void (*on_attempt)(bool failing) noexcept = nullptr;
   // The table counted allocations' stacks go to, while capture is on.
   StackTable* capture = nullptr;
   bool capturing_now = false;  // the unwinder is running: do not recurse

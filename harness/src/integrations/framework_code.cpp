@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <unordered_set>
 
@@ -220,6 +221,16 @@ FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_bou
   code_.boundary_count = boundaries_.size();
   code_.rules.slots = rules_.data();
   code_.rules.capacity = rules_.size();
+}
+
+bool FrameworkCode::contains(const void* address) const {
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  const auto in = [a](const std::vector<detail::CodeRange>& ranges) {
+    const auto after = std::upper_bound(ranges.begin(), ranges.end(), a,
+                                        [](std::uintptr_t x, const detail::CodeRange& r) { return x < r.begin; });
+    return after != ranges.begin() && a < std::prev(after)->end;
+  };
+  return in(framework_) || in(boundaries_);
 }
 
 void FrameworkCode::tell_on_this_thread() {

@@ -40,6 +40,9 @@ class FrameworkCode {
   static void stop_telling();
 
   std::size_t functions() const { return framework_.size(); }
+  /// Whether `address` is in one of the framework's functions, its
+  /// boundaries included.
+  bool contains(const void* address) const;
   /// Whether a module whose inlined calls were wanted had no debug
   /// information (built without -g): an optimizing compiler's inlining of
   /// the framework's functions into a test is then not told apart.

@@ -28,6 +28,6 @@ void resolve_begin_catch() noexcept { runtime_next(g_runtime_begin_catch, "__cxa
 extern "C" void* __cxa_begin_catch(void* exception) noexcept {
   namespace ag = allocgate::testing::detail;
   void* const object = ag::runtime_next(g_runtime_begin_catch, "__cxa_begin_catch")(exception);
-  ag::exception_caught(object);
+  ag::exception_caught(object, __builtin_return_address(0));
   return object;
 }

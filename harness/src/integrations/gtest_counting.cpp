@@ -19,6 +19,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -34,6 +35,7 @@
 #include "escape.h"
 #include "input_error.h"
 #include "integrations/flag_value.h"
+#include "integrations/framework_code.h"
 #include "integrations/gtest_leak_rerun.h"
 #include "integrations/report_output.h"
 #include "integrations/static_guard.h"
@@ -75,6 +77,108 @@ bool environment_switch(const char* name, bool& target, std::ostream& err) {
 
 bool g_flags_taken = false;
 
+// The failure sweep's settings, each a variable and a flag (failure_sweep.h):
+// ALLOCGATE_FAIL_EACH and --allocgate_fail_each, and so on. False, having
+// said why, for a bad value.
+struct SweepSettings {
+  std::optional<std::string> each;
+  integrations::SweepOptions options;
+  bool seeded = false;
+};
+SweepSettings g_sweep_settings;
+
+bool set_sweep(std::string_view setting, const std::string& value, std::string_view spelled, std::ostream& err) {
+  CountingOptions& options = counting_options();
+  SweepSettings& s = g_sweep_settings;
+  const auto bad = [&](const char* wants) {
+    err << "allocgate: " << spelled << " takes " << wants << ", not '" << files::terminal_text(value) << "'\n";
+    return false;
+  };
+  const auto number = [&](std::uint64_t most) -> std::optional<std::uint64_t> {
+    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) return {};
+    const std::uint64_t n = std::stoull(value);
+    if (n > most) return {};
+    return n;
+  };
+  if (setting == "each") {
+    integrations::SweepOptions check;
+    if (!integrations::parse_fail_each(value, check)) return bad("sites, all or a count of points a test");
+    s.each = value;
+  } else if (setting == "at") {
+    const auto n = number(~std::uint64_t{0} - 1);
+    if (!n) return bad("an allocation's number, from 0");
+    options.fail_at = *n;
+  } else if (setting == "rest") {
+    const std::optional<bool> on = switch_value(value.c_str());
+    if (!on) return bad("1 or 0 (true or false)");
+    options.fail_rest = *on;
+  } else if (setting == "seed") {
+    const auto n = number(~std::uint64_t{0});
+    if (!n) return bad("a number");
+    s.options.seed = *n;
+    s.seeded = true;
+  } else if (setting == "timeout") {
+    const auto n = number(24 * 3600);
+    if (!n || *n == 0) return bad("seconds, 1 to 86400");
+    s.options.timeout_seconds = static_cast<unsigned>(*n);
+  }
+  return true;
+}
+
+constexpr std::string_view kSweepSettings[] = {"each", "at", "rest", "seed", "timeout"};
+
+bool sweep_from_environment(std::ostream& err) {
+  for (const std::string_view setting : kSweepSettings) {
+    std::string name = "ALLOCGATE_FAIL_";
+    for (const char c : setting) name += static_cast<char>(c - 'a' + 'A');
+    const char* value = std::getenv(name.c_str());
+    if (value != nullptr && *value != '\0' && !set_sweep(setting, value, name, err)) return false;
+  }
+  return true;
+}
+
+// 1: argv[i] was one of the sweep's flags, taken; 0: it was not; -1: a bad value, said.
+int take_sweep_flag(std::string_view arg, std::ostream& err) {
+  for (const std::string_view setting : kSweepSettings) {
+    const std::string flag = "--allocgate_fail_" + std::string(setting);
+    const char* value = flag_value(arg, flag);
+    if (value == nullptr) continue;
+    // Alone, --allocgate_fail_each is "sites" and --allocgate_fail_rest is on.
+    const std::string given = *value != '\0' ? value : setting == "rest" ? "1" : "";
+    return set_sweep(setting, given, flag, err) ? 1 : -1;
+  }
+  return 0;
+}
+
+// After the variables and flags: the sweep asked for, its sample's seed
+// drawn when none was given, and said once.
+void settle_sweep(std::ostream& err) {
+  SweepSettings& s = g_sweep_settings;
+  CountingOptions& options = counting_options();
+  if (!s.each) return;
+  integrations::parse_fail_each(*s.each, s.options);
+  s.options.rest = options.fail_rest;
+  s.options.source_root = options.source_root;
+  if (s.options.points == integrations::SweepOptions::Points::kSample && !s.seeded) {
+    s.options.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+  }
+  options.sweep = s.options;
+  err << "allocgate: each test swept under allocation failure: ";
+  switch (s.options.points) {
+    case integrations::SweepOptions::Points::kSites:
+      err << "the first allocation of each distinct stack";
+      break;
+    case integrations::SweepOptions::Points::kAll:
+      err << "every allocation";
+      break;
+    case integrations::SweepOptions::Points::kSample:
+      err << "a sample of " << s.options.sample << " allocations a test, seed " << s.options.seed
+          << " (--allocgate_fail_seed=" << s.options.seed << " draws it again)";
+      break;
+  }
+  err << (options.fail_rest ? ", it and every later one failing" : " failing, one at a time") << '\n';
+}
+
 // A frame above GoogleTest's runner, live while every test runs
 // (install_counting): the leak check reads the stack from it up.
 const void* g_outer_frame = nullptr;
@@ -109,6 +213,8 @@ std::string running_test_name() {
 // every other listener: its OnTestStart runs last and its OnTestEnd first,
 // so no other listener's work falls inside a test's figures, and a leak it
 // reports is a failure the printers still see.
+std::string executable();
+
 class CountingListener : public ::testing::EmptyTestEventListener {
  public:
   void OnTestIterationStart(const ::testing::UnitTest&, int iteration) override {
@@ -118,6 +224,46 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   void OnTestStart(const ::testing::TestInfo& info) override {
     g_running_test.store(&info, std::memory_order_relaxed);
     waiting_.store(true, std::memory_order_relaxed);
+  }
+
+  // Before the fixture: a sweep's children fork here, each to run the test
+  // with one of its allocations failing; the parent goes on to run it.
+  void about_to_begin() {
+    if (!waiting_.load(std::memory_order_relaxed) || warming_up_) return;
+    const CountingOptions& options = counting_options();
+    // With every later allocation failing, GoogleTest's own report of the
+    // std::bad_alloc out of the body would fail too: its catch is told by
+    // its code's place, found once here (before any child forks).
+    if (options.fail_rest && (options.fail_at || options.sweep) && !gtest_code_) {
+      try {
+        gtest_code_.emplace(
+            "testing",
+            [](std::string_view mangled) {
+              return mangled.find("HandleExceptionsInMethodIfSupported") != std::string_view::npos;
+            },
+            [](std::string_view) { return false; });
+      } catch (const std::exception& e) {
+        const PauseCounting pause;
+        std::cerr << "allocgate: --allocgate_fail_rest: " << files::terminal_text(e.what()) << '\n';
+        std::exit(1);
+      }
+    }
+    if (options.fail_at) integrations::FailureSweep::arm_here(*options.fail_at, options.fail_rest);
+    if (!options.sweep || !options.leak_sites_to.empty() ||
+        !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty()) {
+      return;
+    }
+    if (!sweep_) sweep_.emplace(*options.sweep);
+    if (sweep_->in_child()) return;
+    const ::testing::TestInfo* test = g_running_test.load(std::memory_order_relaxed);
+    if (test == nullptr) return;
+    try {
+      swept_ = sweep_->sweep_test(full_name(*test));
+    } catch (const std::exception& e) {
+      const PauseCounting pause;
+      std::cerr << "allocgate: the failure sweep stopped: " << files::terminal_text(e.what()) << '\n';
+      std::exit(1);
+    }
   }
 
   void begin(void* fixture) {
@@ -150,7 +296,12 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
   // A catch on the test's thread while it counts: the figures then, and
   // what it caught.
-  void exception_caught(const void* object) noexcept {
+  void exception_caught(const void* object, const void* where) noexcept {
+    // GoogleTest caught what the test's body threw: what it allocates to
+    // report it is its own, which a sweep's failures must not reach.
+    if (gtest_code_ && gtest_code_->contains(where)) {
+      integrations::FailureSweep::stop_failing();
+    }
     if (run_.counting() && !paused_to_end_ && std::this_thread::get_id() == run_.thread()) {
       caught_ = run_.stats();
       caught_object_ = object;
@@ -221,6 +372,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     const integrations::TestRun::End ended = run_.end(g_outer_frame, !warming_up_);
     const allocgate::detail::LiveSplit& live = ended.live;
     const allocgate::detail::LiveTotals& leaked = live.leaked;
+    if (sweep_ && sweep_->in_child()) {
+      sweep_->point_ended(info.result()->Passed(), bad_alloc_escaped(info), leaked.blocks, leaked.bytes);
+    }
+    if (counting_options().fail_at) integrations::FailureSweep::disarm();
     const OneTime& one_time = ended.one_time;
     const CountingOptions& options = counting_options();
     if (warming_up_) {  // what the test allocates run first
@@ -234,6 +389,9 @@ class CountingListener : public ::testing::EmptyTestEventListener {
         report_leak(info, leaked);
       }
     }
+    std::optional<integrations::SweepResult> swept = std::move(swept_);
+    swept_.reset();
+    if (swept && !info.result()->Skipped()) report_sweep(info, *swept);
     if (!info.result()->Skipped()) {  // a skipped test is not a case
       integrations::TestFigures figures;
       figures.stats = stats;
@@ -245,6 +403,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       figures.one_time_allocations = one_time.allocations;
       figures.one_time_bytes = one_time.bytes;
       figures.other_thread_allocations = ended.other_thread_allocations;
+      figures.sweep = std::move(swept);
       // Warmed up: what its first run allocated beyond this one was a first use's.
       if (const auto first = first_runs_.find(full_name(info)); first != first_runs_.end()) {
         figures.one_time_allocations +=
@@ -265,6 +424,33 @@ class CountingListener : public ::testing::EmptyTestEventListener {
       files::write_file_atomically(file, run_.leak_lines(leaked, counting_options().source_root));
     } catch (const std::exception&) {  // the asking run says it found no lines
     }
+  }
+
+  // Whether the test ended by std::bad_alloc out of its body: GoogleTest
+  // caught it and failed the test saying so.
+  static bool bad_alloc_escaped(const ::testing::TestInfo& info) {
+    const ::testing::TestResult& result = *info.result();
+    for (int i = 0; i < result.total_part_count(); ++i) {
+      const std::string_view message = result.GetTestPartResult(i).message();
+      if (message.find("std::bad_alloc\" thrown in") != std::string_view::npos) return true;
+    }
+    return false;
+  }
+
+  // A sweep's findings fail the test through GoogleTest, each with the
+  // command that runs it alone; a sweep not to be trusted is said.
+  static void report_sweep(const ::testing::TestInfo& info, const integrations::SweepResult& swept) {
+    const std::string name = full_name(info);
+    if (swept.nondeterministic) {
+      std::cerr << "allocgate: " << files::terminal_text(name)
+                << ": its allocations differ from run to run; its failure sweep is not trusted\n";
+    }
+    if (swept.findings.empty()) return;
+    std::string reproduce = files::terminal_text(executable()) + " --gtest_filter=" + files::terminal_text(name);
+    if (counting_options().fail_rest) reproduce += " --allocgate_fail_rest";
+    const std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), swept, reproduce);
+    GTEST_MESSAGE_AT_(info.file(), info.line(), ("allocation failures:\n" + text).c_str(),
+                      ::testing::TestPartResult::kNonFatalFailure);
   }
 
   void report_leak(const ::testing::TestInfo& info, const allocgate::detail::LiveTotals& leaked) {
@@ -291,6 +477,9 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   std::vector<std::pair<AllocationStats, AllocationStats>> exception_records_;  // from the catch to the record
   bool warming_up_ = false;
   std::map<std::string, OneTime> first_runs_;  // each test's figures in the warm-up, until it is counted
+  std::optional<integrations::FailureSweep> sweep_;
+  std::optional<integrations::FrameworkCode> gtest_code_;  // GoogleTest's functions, for a sweep with fail_rest
+  std::optional<integrations::SweepResult> swept_;         // the running test's sweep, until its end
 };
 
 CountingListener* g_listener = nullptr;
@@ -316,10 +505,13 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
   if (!environment_switch("ALLOCGATE_SITES", options.sites, err) ||
       !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, err) ||
-      !environment_switch("ALLOCGATE_WARM_UP", options.warm_up, err)) {
+      !environment_switch("ALLOCGATE_WARM_UP", options.warm_up, err) || !sweep_from_environment(err)) {
     return false;
   }
-  if (argc == nullptr || argv == nullptr) return true;
+  if (argc == nullptr || argv == nullptr) {
+    settle_sweep(err);
+    return true;
+  }
   int kept = 1;
   for (int i = 1; i < *argc; ++i) {
     const std::string_view arg = argv[i];
@@ -341,6 +533,10 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
     }
     if (const char* v = flag_value(arg, "--allocgate_source_root")) {
       options.source_root = v;
+      continue;
+    }
+    if (const int taken = take_sweep_flag(arg, err); taken != 0) {
+      if (taken < 0) return false;
       continue;
     }
     bool* target = nullptr;
@@ -365,7 +561,9 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
     if (arg.substr(0, 12) == "--allocgate_") {
       err << "allocgate: unknown flag " << files::terminal_text(arg)
           << "; allocgate::gtest takes --allocgate_out=FILE, --allocgate_sites, --allocgate_source_root=DIR, "
-             "--allocgate_fail_on_leak and --allocgate_warm_up\n";
+             "--allocgate_fail_on_leak, --allocgate_warm_up, --allocgate_fail_each[=sites|all|N], "
+             "--allocgate_fail_rest, --allocgate_fail_seed=S, --allocgate_fail_timeout=SECONDS and "
+             "--allocgate_fail_at=K\n";
       return false;
     }
     argv[kept++] = argv[i];
@@ -375,6 +573,7 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   // A leaking test's rerun writes its lines only: never a report, over the
   // asking run's file or beside it in its directory.
   if (!options.leak_sites_to.empty()) options.out.clear();
+  settle_sweep(err);
   return true;
 }
 
@@ -448,6 +647,10 @@ void fixture_constructed(void* fixture) {
   if (g_listener != nullptr) g_listener->begin(fixture);
 }
 
+void test_about_to_begin() {
+  if (g_listener != nullptr) g_listener->about_to_begin();
+}
+
 void statement_begins() {
   if (g_listener != nullptr) g_listener->statement_begins();
 }
@@ -456,8 +659,8 @@ void death_test_started() {
   if (g_listener != nullptr) g_listener->pause_to_the_end();
 }
 
-void exception_caught(const void* object) noexcept {
-  if (g_listener != nullptr) g_listener->exception_caught(object);
+void exception_caught(const void* object, const void* where) noexcept {
+  if (g_listener != nullptr) g_listener->exception_caught(object, where);
 }
 
 }  // namespace allocgate::testing::detail

@@ -13,8 +13,12 @@
 // Message a failure streams into). docs/tests.md has the table.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+
+#include "integrations/failure_sweep.h"
 
 namespace allocgate::testing::detail {
 
@@ -30,6 +34,16 @@ struct CountingOptions {
   /// others), as Go's AllocsPerRun warms up, so that what any first use
   /// allocates is in no test's figures.
   bool warm_up = false;
+  /// --allocgate_fail_each[=sites|all|N] / ALLOCGATE_FAIL_EACH: every test
+  /// swept under allocation failure (integrations/failure_sweep.h), with
+  /// --allocgate_fail_rest, --allocgate_fail_seed and --allocgate_fail_timeout.
+  std::optional<integrations::SweepOptions> sweep;
+  /// --allocgate_fail_at=K / ALLOCGATE_FAIL_AT: each test run with its
+  /// allocation K failing (a sweep's finding, run alone).
+  std::optional<std::uint64_t> fail_at;
+  /// --allocgate_fail_rest / ALLOCGATE_FAIL_REST: every allocation after the
+  /// failing one fails too, as when memory runs out.
+  bool fail_rest = false;
 };
 
 CountingOptions& counting_options();
@@ -57,6 +71,10 @@ bool write_counted_report();
 /// counting begins, with `fixture` as the fixture's own block.
 void fixture_constructed(void* fixture);
 
+/// A test's fixture is about to be built, before any of the test's code:
+/// where a failure sweep forks its children, and --allocgate_fail_at arms.
+void test_about_to_begin();
+
 /// One of GoogleTest's statement macros begins (it calls
 /// testing::internal::AlwaysTrue() first): the figures are noted, so that a
 /// death assertion can take out the matcher it builds next.
@@ -74,7 +92,10 @@ void death_test_started();
 /// static and a shared GoogleTest both reach), what GoogleTest allocates to
 /// record that failure is taken out, as a failed assertion's recording is
 /// never counted.
-void exception_caught(const void* object) noexcept;
+/// `where`: the catching code (the return address of __cxa_begin_catch):
+/// GoogleTest's own catch of an exception out of a test's body ends a
+/// sweep's --allocgate_fail_rest, whose failures are the test's code's.
+void exception_caught(const void* object, const void* where) noexcept;
 
 /// Looks up the C++ runtime's __cxa_begin_catch (gtest_catch.cpp), before
 /// the tests run, so that no test's catch pays for it; and links the

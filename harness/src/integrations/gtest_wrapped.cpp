@@ -86,6 +86,7 @@ int run(UnitTest* self) {
 }
 
 void test_constructor(::testing::Test* self) {
+  test_about_to_begin();
   fixture_constructed(self);
   const PauseCounting pause;  // testing::Test's own: it saves GoogleTest's flags
   real::test_constructor(self);

@@ -44,6 +44,23 @@ void TestReport::set_shard(unsigned index, unsigned count) {
 
 namespace {
 
+nlohmann::json sweep_json(const SweepResult& sweep) {
+  nlohmann::json outcomes = nlohmann::json::object();
+  for (std::size_t i = 0; i < kSweepOutcomes; ++i) {
+    if (sweep.outcomes[i] != 0) outcomes[outcome_name(static_cast<SweepOutcome>(i))] = sweep.outcomes[i];
+  }
+  nlohmann::json findings = nlohmann::json::array();
+  for (const SweepFinding& f : sweep.findings) {
+    findings.push_back(
+        {{"point", f.point}, {"outcome", outcome_name(f.outcome)}, {"line", f.line}, {"detail", f.detail}});
+  }
+  return {{"attempts", sweep.attempts},
+          {"tried", sweep.tried},
+          {"outcomes", std::move(outcomes)},
+          {"nondeterministic", sweep.nondeterministic},
+          {"findings", std::move(findings)}};
+}
+
 nlohmann::json context_json(const std::string& framework, const std::string& executable, const std::string& shard_set) {
   nlohmann::json context = {{keys::kToolchain, kToolchain}, {keys::kHookLive, "true"}, {keys::kTests, framework}};
   if (!executable.empty()) context["executable"] = executable;
@@ -95,6 +112,7 @@ void TestReport::write(const std::string& path, const std::string& executable) c
     }
     if (f.other_thread_allocations != 0) entry[keys::kOtherThreadAllocations] = f.other_thread_allocations;
     if (f.failed) entry[keys::kTestFailed] = true;
+    if (f.sweep) entry[keys::kSweep] = sweep_json(*f.sweep);
     if (run.sites) {
       entry[site_summary::keys::kSites] = site_summary::sites_json(run.sites->sites);
       entry[site_summary::keys::kStacks] = site_summary::stacks_json(run.sites->stacks);

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "allocgate/sites.h"
 #include "allocgate/stats.h"
+#include "integrations/failure_sweep.h"
 
 namespace allocgate::integrations {
 
@@ -31,6 +33,7 @@ struct TestFigures {
   // Of stats.allocations, those made on another thread than the test's.
   std::uint64_t other_thread_allocations = 0;
   bool failed = false;
+  std::optional<SweepResult> sweep;  // when the run swept it under allocation failure
 };
 
 class TestReport {

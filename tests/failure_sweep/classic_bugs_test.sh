@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The failure sweep over classic_bugs_test.cpp: each bug found at its line
+# with its outcome, nothing else flagged, a finding run again alone by the
+# command the sweep prints, and the retry loop hung once memory runs out.
+# Usage: classic_bugs_test.sh SUITE_BINARY SUITE_SOURCE WORK_DIR
+set -euo pipefail
+suite=$1
+source=$2
+work=$3
+rm -rf "$work"
+mkdir -p "$work"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+line_of() { grep -n -- "found here$1" "$source" | head -1 | cut -d: -f1; }
+
+# Each test: its findings, "outcome@line" (the line's number), sorted, unique.
+findings() {
+  jq -r '.benchmarks[] | [.name, ([.allocgate_sweep.findings[]? | .outcome + "@" + (.line | capture(":(?<n>[0-9]+)\\)$").n // "?")] | unique | join(","))] | @tsv' "$1"
+}
+
+status=0
+"$suite" --allocgate_fail_each --allocgate_fail_timeout=5 --allocgate_out="$work/sweep.json" >"$work/sweep.log" 2>&1 ||
+  status=$?
+[ "$status" = 1 ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
+expected=$(printf '%s\t%s\n' \
+  ClassicBugs.RawNewBeforeAThrowingPushBack "leaked@$(line_of ': leaked')" \
+  ClassicBugs.ANoexceptFunctionThatAllocates "terminated@$(line_of ': terminated')" \
+  ClassicBugs.ACatchAllThatReturnsADefault "swallowed@$(line_of ': swallowed$')" \
+  ClassicBugs.ASizeUpdatedBeforeTheAllocation "swallowed@$(line_of ': swallowed (the count')" \
+  ClassicBugs.ANothrowNullUsed "crashed@$(line_of ': crashed')" \
+  RetryLoop.RetriesOnBadAlloc "" \
+  Clean.EveryFailurePropagates "" \
+  Clean.AFailureHandledWithAFallback "")
+diff <(echo "$expected") <(findings "$work/sweep.json") || { cat "$work/sweep.log"; fail "the findings differ"; }
+
+# The clean tests: every point tried, each propagated or handled.
+clean=$(jq -r '.benchmarks[] | select(.name | startswith("Clean.")) | [.name, .allocgate_sweep.tried, (.allocgate_sweep.outcomes | to_entries | map("\(.key)=\(.value)") | join(","))] | @tsv' "$work/sweep.json")
+echo "$clean" | grep -q $'Clean.EveryFailurePropagates\t[1-9][0-9]*\tpropagated=[1-9]' ||
+  fail "the clean test's points did not all propagate: $clean"
+echo "$clean" | grep -q $'Clean.AFailureHandledWithAFallback\t.*handled=1' || fail "the fallback is not handled: $clean"
+# Deterministic: no test's sweep is doubted.
+[ "$(jq '[.benchmarks[] | select(.allocgate_sweep.nondeterministic)] | length' "$work/sweep.json")" = 0 ] ||
+  fail "a test called nondeterministic"
+# The figures are the tests' own, as without the sweep.
+"$suite" --allocgate_out="$work/plain.json" >/dev/null 2>&1 || true
+diff <(jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op"] | @tsv' "$work/plain.json") \
+  <(jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op"] | @tsv' "$work/sweep.json") ||
+  fail "the sweep changed the tests' figures"
+
+# A finding run alone, by the command printed: the leak's point, here.
+command=$(grep -o "alone: .*RawNewBeforeAThrowingPushBack --allocgate_fail_at=[0-9]*" "$work/sweep.log" | head -1)
+[ -n "$command" ] || { cat "$work/sweep.log"; fail "no command to run the leak alone"; }
+status=0
+${command#alone: } --allocgate_fail_on_leak >"$work/alone.log" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
+  { cat "$work/alone.log"; fail "the finding run alone: exit $status"; }
+
+# Memory run out: every allocation after the failing one fails too. The
+# retry loop never ends, and is killed at the time limit.
+status=0
+"$suite" --gtest_filter='RetryLoop.*:Clean.*' --allocgate_fail_each --allocgate_fail_rest --allocgate_fail_timeout=2 \
+  --allocgate_out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
+[ "$status" = 1 ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
+diff <(printf '%s\t%s\n' RetryLoop.RetriesOnBadAlloc "hung@$(line_of ' with --allocgate_fail_rest: hung')" \
+  Clean.EveryFailurePropagates "" Clean.AFailureHandledWithAFallback "") <(findings "$work/rest.json") ||
+  { cat "$work/rest.log"; fail "with every later allocation failing, the findings differ"; }
+
+# A sample drawn from a seed, printed, draws the same points again.
+"$suite" --gtest_filter='Clean.*' --allocgate_fail_each=2 --allocgate_out="$work/sample.json" >"$work/sample.log" 2>&1
+seed=$(grep -o 'allocgate_fail_seed=[0-9]*' "$work/sample.log" | head -1 | cut -d= -f2)
+[ -n "$seed" ] || { cat "$work/sample.log"; fail "the sample's seed is not printed"; }
+[ "$(jq '[.benchmarks[].allocgate_sweep.tried] | max' "$work/sample.json")" -le 2 ] || fail "more points than the sample's 2"
+echo "PASS: every classic bug found at its line, the clean tests clean, a finding run alone, the retry loop hung"
