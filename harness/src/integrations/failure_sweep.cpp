@@ -137,13 +137,13 @@ void arm(std::uint64_t countdown, bool rest, bool tell) {
   ::_exit(0);
 }
 
-
 // Reads the child's pipe to its end, or until the time limit; then reaps it.
 void wait_for(pid_t pid, int fd, unsigned timeout_seconds, SweepChildRun& run) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds);
   char buffer[4096];
   for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       run.hung = true;
       break;
@@ -209,7 +209,7 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
 
 const char* outcome_name(SweepOutcome outcome) {
   static constexpr const char* kNames[kSweepOutcomes] = {"propagated", "handled", "swallowed", "leaked",
-                                                         "terminated", "crashed", "hung",    "not reached"};
+                                                         "terminated", "crashed", "hung",      "not reached"};
   return kNames[static_cast<std::size_t>(outcome)];
 }
 
@@ -329,11 +329,12 @@ std::optional<SweepResult> FailureSweep::sweep_test(const std::string& test) {
     if (finding.outcome == SweepOutcome::kNotReached) result.nondeterministic = true;
     if (!is_finding(finding.outcome)) continue;
     if (!r.frames.empty()) {
-      const SiteProfile where = detail::profile_of_stack(r.frames.data(), static_cast<int>(r.frames.size()),
-                                                         options_.source_root);
+      const SiteProfile where =
+          detail::profile_of_stack(r.frames.data(), static_cast<int>(r.frames.size()), options_.source_root);
       if (!where.sites.empty()) {
         const SiteFrame& f = where.sites.front().where;
-        finding.line = f.function + (f.file.empty() ? std::string() : " (" + f.file + ":" + std::to_string(f.line) + ")");
+        finding.line =
+            f.function + (f.file.empty() ? std::string() : " (" + f.file + ":" + std::to_string(f.line) + ")");
       }
     }
     result.findings.push_back(std::move(finding));

@@ -53,9 +53,9 @@ inline bool is_finding(SweepOutcome outcome) { return outcome >= SweepOutcome::k
 struct SweepOptions {
   enum class Points : std::uint8_t { kSites, kAll, kSample };
   Points points = Points::kSites;
-  std::uint64_t sample = 0;      ///< kSample: at most this many points a test, drawn from `seed`
-  std::uint64_t seed = 0;        ///< kSample's draw: printed at the start, so a run can be replayed
-  bool rest = false;             ///< every allocation after the failing one fails too
+  std::uint64_t sample = 0;       ///< kSample: at most this many points a test, drawn from `seed`
+  std::uint64_t seed = 0;         ///< kSample's draw: printed at the start, so a run can be replayed
+  bool rest = false;              ///< every allocation after the failing one fails too
   unsigned timeout_seconds = 10;  ///< a point past this is hung, and killed
   std::string source_root;        ///< the failing lines' files shown from here (--allocgate_source_root)
 };
