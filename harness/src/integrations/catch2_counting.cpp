@@ -148,7 +148,10 @@ class CountingListener : public Catch::EventListenerBase {
   void sectionStarting(const Catch::SectionInfo& section) override {
     const PauseCounting pause;
     Counting& c = counting();
-    if (c.depth++ > 0) c.path += "/" + integrations::run_name_part(section.name);  // the first is the test case itself
+    if (c.depth++ > 0) {  // the first is the test case itself
+      c.path += '/';      // appended apart: g++ 12 warns falsely of "/" + a temporary (-Wrestrict)
+      c.path += integrations::run_name_part(section.name);
+    }
   }
 
   void sectionEnded(const Catch::SectionStats&) override {

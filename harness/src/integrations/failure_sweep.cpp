@@ -201,6 +201,94 @@ std::string signal_text(int signal) {
   return "signal " + std::to_string(signal) + (name != nullptr ? std::string(" (SIG") + name + ")" : std::string());
 }
 
+// The line of a finding's failing allocation: the program's own innermost
+// frame, as sites name it.
+std::string line_of(const std::vector<void*>& frames, const std::string& source_root) {
+  const SiteProfile where = detail::profile_of_stack(frames.data(), static_cast<int>(frames.size()), source_root);
+  if (where.sites.empty()) return {};
+  const SiteFrame& f = where.sites.front().where;
+  return f.function + (f.file.empty() ? std::string() : " (" + f.file + ":" + std::to_string(f.line) + ")");
+}
+
+bool read_all(int fd, void* data, std::size_t size) {
+  char* at = static_cast<char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::read(fd, at, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Names findings' lines in a helper process. Symbolizing loads the program's
+// debug information (tens of MB for a large test program) into the process
+// that does it, and every fork after copies that process's page tables and
+// tears them down again: a sweeping process that had symbolized paid about
+// three times as much a point. The helper is forked at the first finding,
+// while the sweeping process is still lean, and serves the rest of the run.
+class LineNamer {
+ public:
+  std::string line_of(const std::vector<void*>& frames, const std::string& source_root) {
+    if (pid_ < 0 && !start(source_root)) return integrations::line_of(frames, source_root);
+    const std::uint64_t depth = frames.size();
+    write_all(to_, &depth, sizeof depth);
+    write_all(to_, frames.data(), sizeof(void*) * frames.size());
+    std::uint64_t length = 0;
+    std::string line;
+    if (read_all(from_, &length, sizeof length) && length <= kLongestLine) {
+      line.resize(length);
+      if (!read_all(from_, line.data(), length)) line.clear();
+    }
+    return line;
+  }
+
+ private:
+  bool start(const std::string& source_root) {
+    int requests[2], answers[2];
+    if (::pipe2(requests, O_CLOEXEC) != 0) return false;
+    if (::pipe2(answers, O_CLOEXEC) != 0) {
+      ::close(requests[0]);
+      ::close(requests[1]);
+      return false;
+    }
+    const pid_t pid = ::fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+      ::close(requests[1]);
+      ::close(answers[0]);
+      std::vector<void*> frames;
+      for (std::uint64_t depth = 0; read_all(requests[0], &depth, sizeof depth) && depth <= kMostFrames;) {
+        frames.resize(depth);
+        if (!read_all(requests[0], frames.data(), sizeof(void*) * depth)) break;
+        std::string line = integrations::line_of(frames, source_root);
+        if (line.size() > kLongestLine) line.resize(kLongestLine);
+        const std::uint64_t length = line.size();
+        write_all(answers[1], &length, sizeof length);
+        write_all(answers[1], line.data(), line.size());
+      }
+      ::_exit(0);  // the sweeping process closed its end: it is done
+    }
+    ::close(requests[0]);
+    ::close(answers[1]);
+    pid_ = pid;
+    to_ = requests[1];
+    from_ = answers[0];
+    return true;
+  }
+
+  static constexpr std::uint64_t kMostFrames = 1024;
+  static constexpr std::uint64_t kLongestLine = 64 * 1024;
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+};
+
+LineNamer& line_namer() {
+  static LineNamer namer;
+  return namer;
+}
+
 std::string plural(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
@@ -328,15 +416,7 @@ std::optional<SweepResult> FailureSweep::sweep_test(const std::string& test) {
     ++result.outcomes[static_cast<std::size_t>(finding.outcome)];
     if (finding.outcome == SweepOutcome::kNotReached) result.nondeterministic = true;
     if (!is_finding(finding.outcome)) continue;
-    if (!r.frames.empty()) {
-      const SiteProfile where =
-          detail::profile_of_stack(r.frames.data(), static_cast<int>(r.frames.size()), options_.source_root);
-      if (!where.sites.empty()) {
-        const SiteFrame& f = where.sites.front().where;
-        finding.line =
-            f.function + (f.file.empty() ? std::string() : " (" + f.file + ":" + std::to_string(f.line) + ")");
-      }
-    }
+    if (!r.frames.empty()) finding.line = line_namer().line_of(r.frames, options_.source_root);
     result.findings.push_back(std::move(finding));
   }
   return result;
