@@ -20,6 +20,7 @@
 #include "allocgate/guards.h"
 #include "capture/stack_site.h"
 #include "counting/thread_state.h"
+#include "escape.h"
 
 namespace allocgate::integrations {
 
@@ -37,6 +38,7 @@ enum class RecordKind : std::uint32_t {
   kPlan = 1,   // a = attempts, b = points that follow (std::uint64_t each)
   kFired = 2,  // a = frames that follow (void* each): the failing allocation's stack
   kEnded = 3,  // a = outcome, b = leaked blocks, c = leaked bytes
+  kFailure = 4,  // a = bytes that follow: the test's first failure, as the framework said it
 };
 struct RecordHeader {
   RecordKind kind;
@@ -70,7 +72,8 @@ struct ChildState {
 };
 ChildState g_child;
 
-constexpr std::size_t kMostSites = 1u << 16;  // a test's distinct stacks kept as points; the rest not tried
+constexpr std::size_t kMostSites = 1u << 16;
+constexpr std::size_t kLongestFailure = 300;  // bytes of a swallowed failure's message kept  // a test's distinct stacks kept as points; the rest not tried
 
 bool first_of_its_stack(std::uint64_t hash) noexcept {
   if (hash == 0) hash = 1;
@@ -168,6 +171,7 @@ struct Records {
   std::optional<RecordHeader> plan, fired, ended;
   std::vector<std::uint64_t> points;
   std::vector<void*> frames;
+  std::string failure;
 };
 
 Records parse(const std::string& data) {
@@ -177,8 +181,12 @@ Records parse(const std::string& data) {
     RecordHeader h;
     std::memcpy(&h, data.data() + at, sizeof h);
     at += sizeof h;
-    const std::size_t item = h.kind == RecordKind::kPlan ? sizeof(std::uint64_t) : sizeof(void*);
-    const std::uint64_t items = h.kind == RecordKind::kPlan ? h.b : h.kind == RecordKind::kFired ? h.a : 0;
+    const std::size_t item = h.kind == RecordKind::kPlan    ? sizeof(std::uint64_t)
+                             : h.kind == RecordKind::kFailure ? 1
+                                                              : sizeof(void*);
+    const std::uint64_t items = h.kind == RecordKind::kPlan ? h.b
+                                : h.kind == RecordKind::kFired || h.kind == RecordKind::kFailure ? h.a
+                                                                                                  : 0;
     if (items > (data.size() - at) / item) break;  // cut short: the child died writing it
     if (h.kind == RecordKind::kPlan) {
       r.plan = h;
@@ -190,6 +198,8 @@ Records parse(const std::string& data) {
       std::memcpy(r.frames.data(), data.data() + at, items * item);
     } else if (h.kind == RecordKind::kEnded) {
       r.ended = h;
+    } else if (h.kind == RecordKind::kFailure) {
+      r.failure.assign(data, at, items);
     }
     at += items * item;
   }
@@ -403,6 +413,8 @@ std::optional<SweepResult> FailureSweep::sweep_test(const std::string& test) {
       finding.outcome = static_cast<SweepOutcome>(r.ended->a);
       if (finding.outcome == SweepOutcome::kLeaked) {
         finding.detail = plural(r.ended->c, "byte", "bytes") + " in " + plural(r.ended->b, "block", "blocks");
+      } else if (finding.outcome == SweepOutcome::kSwallowed && !r.failure.empty()) {
+        finding.detail = "first failure: " + r.failure;
       }
     } else if (WIFSIGNALED(run.status)) {
       finding.outcome = SweepOutcome::kCrashed;
@@ -423,7 +435,7 @@ std::optional<SweepResult> FailureSweep::sweep_test(const std::string& test) {
 }
 
 void FailureSweep::point_ended(bool passed, bool bad_alloc_escaped, std::uint64_t leaked_blocks,
-                               std::uint64_t leaked_bytes) {
+                               std::uint64_t leaked_bytes, std::string_view first_failure) {
   detail::ThreadState& t = detail::thread_state();
   t.mode &= ~static_cast<std::uint32_t>(detail::kFailureArmed);
   t.on_attempt = nullptr;
@@ -443,6 +455,18 @@ void FailureSweep::point_ended(bool passed, bool bad_alloc_escaped, std::uint64_
   } else if (bad_alloc_escaped) {
     outcome = SweepOutcome::kPropagated;
   }
+  // What a swallowed failure became: the message's lines on one, cut.
+  std::string said;
+  for (const char c : first_failure.substr(0, kLongestFailure)) {
+    if (c != '\n') {
+      said += c;
+    } else if (!said.empty() && said.back() != ' ') {
+      said += " | ";
+    }
+  }
+  const RecordHeader failure{RecordKind::kFailure, 0, said.size()};
+  write_all(child_fd_, &failure, sizeof failure);
+  write_all(child_fd_, said.data(), said.size());
   const RecordHeader ended{RecordKind::kEnded, 0, static_cast<std::uint64_t>(outcome), leaked_blocks, leaked_bytes};
   write_all(child_fd_, &ended, sizeof ended);
   ::_exit(0);
@@ -469,9 +493,9 @@ std::string FailureSweep::findings_text(const std::string& test, const SweepResu
   std::ostringstream out;
   for (const SweepFinding& f : result.findings) {
     out << test << ": with allocation " << f.point << " of " << result.attempts << " failing";
-    if (!f.line.empty()) out << ", at " << f.line;
+    if (!f.line.empty()) out << ", at " << files::terminal_text(f.line);
     out << ": " << outcome_name(f.outcome);
-    if (!f.detail.empty()) out << ", " << f.detail;
+    if (!f.detail.empty()) out << ", " << files::terminal_text(f.detail);
     out << "; alone: " << reproduce << " --allocgate_fail_at=" << f.point << "\n";
   }
   return out.str();

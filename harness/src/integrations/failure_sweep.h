@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace allocgate::integrations {
@@ -100,9 +101,10 @@ class FailureSweep {
   /// In a child, at the test's end (before anything else runs): the
   /// framework's verdict, then the child exits. `bad_alloc_escaped`: the
   /// test ended by std::bad_alloc out of its body (the framework caught
-  /// it); `leaked_blocks`/`leaked_bytes`: the leak check's.
+  /// it); `leaked_blocks`/`leaked_bytes`: the leak check's;
+  /// `first_failure`: the framework's message of the test's first failure.
   [[noreturn]] void point_ended(bool passed, bool bad_alloc_escaped, std::uint64_t leaked_blocks,
-                                std::uint64_t leaked_bytes);
+                                std::uint64_t leaked_bytes, std::string_view first_failure);
 
   /// Runs this process's next test with allocation `point` failing (and
   /// every later one, with `rest`): --allocgate_fail_at, a finding run alone.

@@ -373,7 +373,16 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     const allocgate::detail::LiveSplit& live = ended.live;
     const allocgate::detail::LiveTotals& leaked = live.leaked;
     if (sweep_ && sweep_->in_child()) {
-      sweep_->point_ended(info.result()->Passed(), bad_alloc_escaped(info), leaked.blocks, leaked.bytes);
+      const ::testing::TestResult& result = *info.result();
+      std::string first_failure;
+      for (int i = 0; i < result.total_part_count() && first_failure.empty(); ++i) {
+        const ::testing::TestPartResult& part = result.GetTestPartResult(i);
+        if (part.failed()) {
+          first_failure = std::string(part.file_name() != nullptr ? part.file_name() : "unknown file") + ":" +
+                          std::to_string(part.line_number()) + ": " + part.message();
+        }
+      }
+      sweep_->point_ended(result.Passed(), bad_alloc_escaped(info), leaked.blocks, leaked.bytes, first_failure);
     }
     if (counting_options().fail_at) integrations::FailureSweep::disarm();
     const OneTime& one_time = ended.one_time;

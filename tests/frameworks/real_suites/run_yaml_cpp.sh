@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# yaml-cpp's own suite (Debian's source package, 0.7: GoogleTest from
+# Debian's googletest sources, as Debian builds it), plain and with
+# allocgate::gtest linked by adopt_gtest.cmake and no line of it changed:
+#  - the same tests pass;
+#  - every test swept under allocation failure (--allocgate_fail_each, the
+#    first allocation of each distinct stack): every point tried ends with
+#    an outcome, the findings each name a line of yaml-cpp's, no test is
+#    nondeterministic, and the sweep's time and points are printed.
+# Usage: run_yaml_cpp.sh BUILD_DIR SOURCE_DIR WORK_DIR
+set -euo pipefail
+build=$1 source=$2 work=$3
+fail() { echo "FAIL: $*" >&2; exit 1; }
+rm -rf "$work" && mkdir -p "$work/apt/lists/partial" && cd "$work"
+
+# A scratch sources list: Debian's archive serves the source package.
+echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
+apt=(-o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+  -o Dir::State::Lists="$work/apt/lists" -o APT::Sandbox::User=root)
+apt-get "${apt[@]}" update >apt.log 2>&1 || { tail -5 apt.log; fail "apt-get update of the scratch sources list"; }
+apt-get "${apt[@]}" source --download-only yaml-cpp >>apt.log 2>&1 || { tail -5 apt.log; fail "apt-get source yaml-cpp"; }
+[ -d /usr/src/googletest ] || fail "Debian's googletest sources (/usr/src/googletest): apt-get install googletest"
+tar -xf yaml-cpp_*.orig.tar.xz
+yaml=$(find . -maxdepth 1 -type d -name 'yaml-cpp-*' | head -1)
+tar -xf yaml-cpp_*.debian.tar.xz -C "$yaml"
+while read -r patch; do
+  [ -n "$patch" ] && patch -d "$yaml" -p1 -s <"$yaml/debian/patches/$patch"
+done <"$yaml/debian/patches/series"
+
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DYAML_CPP_BUILD_TESTS=ON -DYAML_BUILD_SHARED_LIBS=OFF)
+cmake -S "$yaml" -B plain "${common[@]}" >plain.log 2>&1 && cmake --build plain -j2 --target yaml-cpp-tests >>plain.log 2>&1 ||
+  { tail -20 plain.log; fail "building yaml-cpp's suite plain"; }
+cmake -S "$yaml" -B adopted "${common[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_PROJECT_YAML_CPP_INCLUDE="$source/tests/frameworks/real_suites/adopt_gtest.cmake" \
+  -DALLOCGATE_ADOPT_TARGET=yaml-cpp-tests >adopted.log 2>&1 &&
+  cmake --build adopted -j2 --target yaml-cpp-tests >>adopted.log 2>&1 || { tail -20 adopted.log; fail "building it adopted"; }
+
+plain=$(plain/test/yaml-cpp-tests 2>&1 | grep -E '^\[  (PASSED|FAILED)  \]' | head -1)
+adopted=$(adopted/test/yaml-cpp-tests --allocgate_out="$work/run.json" 2>&1 | grep -E '^\[  (PASSED|FAILED)  \]' | head -1)
+[ "$plain" = "$adopted" ] && [[ $plain == "[  PASSED  ]"* ]] || fail "plain: '$plain', adopted: '$adopted'"
+
+began=$SECONDS
+status=0
+adopted/test/yaml-cpp-tests --allocgate_fail_each --allocgate_out="$work/sweep.json" >sweep.log 2>&1 || status=$?
+took=$((SECONDS - began))
+[ "$status" -le 1 ] || { tail -20 sweep.log; fail "the sweep ended with exit $status"; }
+tests=$(jq '[.benchmarks[] | select(.allocgate_sweep)] | length' sweep.json)
+[ "$tests" = "$(jq '.benchmarks | length' run.json)" ] || fail "$tests tests swept, not every test"
+tried=$(jq '[.benchmarks[].allocgate_sweep.tried] | add' sweep.json)
+ended=$(jq '[.benchmarks[].allocgate_sweep.outcomes | to_entries[].value] | add' sweep.json)
+[ "$tried" = "$ended" ] || fail "$tried points tried, $ended with an outcome"
+doubted=$(jq -r '.benchmarks[] | select(.allocgate_sweep.nondeterministic) | .name' sweep.json)
+[ -z "$doubted" ] || fail "nondeterministic: $doubted"
+jq -r '.benchmarks[].allocgate_sweep.findings[] | select(.line | test("\\((src|include)/") | not) | .line' sweep.json |
+  head -5 | grep . && fail "a finding whose line is not yaml-cpp's"
+echo "sweep: $tests tests, $tried points in ${took}s; outcomes:"
+jq -r '[.benchmarks[].allocgate_sweep.outcomes | to_entries[]] | group_by(.key) | map("  \(.[0].key): \(map(.value) | add)") | .[]' sweep.json
+echo "findings by line:"
+jq -r '[.benchmarks[].allocgate_sweep.findings[] | "\(.outcome) at \(.line)"] | group_by(.) | map("  \(length) x \(.[0])") | .[]' sweep.json
+echo "PASS: yaml-cpp's $tests tests pass adopted as plain, and every one swept under allocation failure"
