@@ -35,9 +35,9 @@ namespace {
 
 // What a child tells its parent, each record a header and its payload.
 enum class RecordKind : std::uint32_t {
-  kPlan = 1,   // a = attempts, b = points that follow (std::uint64_t each)
-  kFired = 2,  // a = frames that follow (void* each): the failing allocation's stack
-  kEnded = 3,  // a = outcome, b = leaked blocks, c = leaked bytes
+  kPlan = 1,     // a = attempts, b = points that follow (std::uint64_t each)
+  kFired = 2,    // a = frames that follow (void* each): the failing allocation's stack
+  kEnded = 3,    // a = outcome, b = leaked blocks, c = leaked bytes
   kFailure = 4,  // a = bytes that follow: the test's first failure, as the framework said it
 };
 struct RecordHeader {
@@ -73,7 +73,8 @@ struct ChildState {
 ChildState g_child;
 
 constexpr std::size_t kMostSites = 1u << 16;
-constexpr std::size_t kLongestFailure = 300;  // bytes of a swallowed failure's message kept  // a test's distinct stacks kept as points; the rest not tried
+constexpr std::size_t kLongestFailure =
+    300;  // bytes of a swallowed failure's message kept  // a test's distinct stacks kept as points; the rest not tried
 
 bool first_of_its_stack(std::uint64_t hash) noexcept {
   if (hash == 0) hash = 1;
@@ -181,12 +182,12 @@ Records parse(const std::string& data) {
     RecordHeader h;
     std::memcpy(&h, data.data() + at, sizeof h);
     at += sizeof h;
-    const std::size_t item = h.kind == RecordKind::kPlan    ? sizeof(std::uint64_t)
+    const std::size_t item = h.kind == RecordKind::kPlan      ? sizeof(std::uint64_t)
                              : h.kind == RecordKind::kFailure ? 1
                                                               : sizeof(void*);
-    const std::uint64_t items = h.kind == RecordKind::kPlan ? h.b
+    const std::uint64_t items = h.kind == RecordKind::kPlan                                      ? h.b
                                 : h.kind == RecordKind::kFired || h.kind == RecordKind::kFailure ? h.a
-                                                                                                  : 0;
+                                                                                                 : 0;
     if (items > (data.size() - at) / item) break;  // cut short: the child died writing it
     if (h.kind == RecordKind::kPlan) {
       r.plan = h;
