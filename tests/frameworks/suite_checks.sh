@@ -39,6 +39,27 @@ check_shards() {
   diff <(echo "$whole" | sort) <(echo "$merged") || fail "the merged shards differ from the whole run"
 }
 
+# check_framework_code_cache WHOLE NAMESPACE: a process whose report goes
+# into a directory keeps what it found of the framework's code there for the
+# next process of the program (ctest's process per test); the next takes it,
+# with the same figures, and a cache that does not parse is found again.
+check_framework_code_cache() {
+  local whole=$1 namespace=$2 dir=$work/cache cache
+  rm -rf "$dir" && mkdir -p "$dir"
+  ALLOCGATE_OUT="$dir" "$work/build/tutorial_tests" >/dev/null 2>&1 || true
+  cache=$(find "$dir" -name ".allocgate-framework-code.$namespace.*")
+  [ -n "$cache" ] && [ "$(echo "$cache" | wc -l)" = 1 ] || fail "no cache of $namespace's code beside the report"
+  head -1 "$cache" | grep -qx "allocgate framework code 1 $namespace" || fail "the cache's first line: $(head -1 "$cache")"
+  rm -f "$dir"/*.json
+  ALLOCGATE_OUT="$dir" "$work/build/tutorial_tests" >/dev/null 2>&1 || true
+  diff <(echo "$whole") <(figures_of "$dir"/*.json) || fail "with the cache taken, the runs' figures differ"
+  rm -f "$dir"/*.json
+  echo "f zz 10" >>"$cache"
+  ALLOCGATE_OUT="$dir" "$work/build/tutorial_tests" >/dev/null 2>&1 || true
+  diff <(echo "$whole") <(figures_of "$dir"/*.json) || fail "beside a cache that does not parse, the figures differ"
+  ! grep -q "^f zz" "$cache" || fail "a cache that does not parse was kept"
+}
+
 # check_leak_failure LOG STATUS EXPECTED_STATUS LEAKED_BYTES SUMMARY_REGEX:
 # with the leak check on, the leaking tests (and they alone) fail through
 # the framework, naming the line that allocated; the framework counts them.

@@ -110,7 +110,8 @@ class CountingListener : public Catch::EventListenerBase {
       // for BENCHMARK's: the debug information is read for a program with one.
       c.framework = std::make_unique<integrations::FrameworkCode>(
           "Catch", integrations::calls_catch2_test_bodies,
-          [](std::string_view mangled) { return mangled.find("5Catch9Benchmark") != std::string_view::npos; });
+          [](std::string_view mangled) { return mangled.find("5Catch9Benchmark") != std::string_view::npos; },
+          integrations::cache_directory(c.options.out));
     } catch (const std::exception& e) {
       std::cerr << "allocgate: " << files::terminal_text(e.what()) << "; a BENCHMARK's warm-up is counted\n";
     }

@@ -140,7 +140,8 @@ class CountingListener : public Catch::TestEventListenerBase {
       std::exit(2);
     }
     try {
-      c.framework = std::make_unique<integrations::FrameworkCode>("Catch", integrations::calls_catch2_test_bodies);
+      c.framework = std::make_unique<integrations::FrameworkCode>(
+          "Catch", integrations::calls_catch2_test_bodies, nullptr, integrations::cache_directory(c.options.out));
       if (c.framework->without_debug_information()) {
         std::cerr << "allocgate: the program has no debug information (built without -g): what Catch2's functions "
                      "inlined into a test allocate is counted as the test's\n";

@@ -125,7 +125,8 @@ class CountingListener : public ::doctest::IReporter {
       std::exit(2);
     }
     try {
-      c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller);
+      c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller, nullptr,
+                                                                  integrations::cache_directory(c.options.out));
       if (c.framework->without_debug_information()) {
         std::cerr << "allocgate: the program has no debug information (built without -g): what doctest's functions "
                      "inlined into a test allocate is counted as the test's\n";

@@ -8,15 +8,19 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <unordered_set>
 
 #include "allocgate/guards.h"
+#include "integrations/framework_code_cache.h"
 
 namespace allocgate::integrations {
 
@@ -28,9 +32,7 @@ struct Search {
   std::string_view framework_namespace;
   bool (*needs_inlined_calls)(std::string_view);
   bool (*is_boundary)(std::string_view);
-  std::vector<detail::CodeRange>* framework;
-  std::vector<detail::CodeRange>* boundaries;
-  bool* without_debug_information;
+  std::vector<ModuleCode>* modules;  // one a module, in dwfl_getmodules's order
 };
 
 // An optimizing compiler inlines the framework's functions into the test's
@@ -129,9 +131,31 @@ class InlinedCalls {
   Dwarf_Addr bias_ = 0;
 };
 
-int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* arg) {
+// A module's build id in hex, or "" when it has none.
+std::string build_id_of(Dwfl_Module* module) {
+  GElf_Addr bias = 0;
+  if (dwfl_module_getelf(module, &bias) == nullptr) return {};  // a module's build id is read from its ELF
+  const unsigned char* bits = nullptr;
+  GElf_Addr at = 0;
+  const int size = dwfl_module_build_id(module, &bits, &at);
+  std::string hex;
+  for (int i = 0; i < size; ++i) {
+    constexpr char kDigits[] = "0123456789abcdef";
+    hex += kDigits[bits[i] >> 4];
+    hex += kDigits[bits[i] & 15];
+  }
+  return hex;
+}
+
+int list_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr start, void* arg) {
+  auto& modules = *static_cast<std::vector<ModuleCode>*>(arg);
+  modules.push_back({build_id_of(module), static_cast<std::uintptr_t>(start), {}, {}, false});
+  return DWARF_CB_OK;
+}
+
+int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr start, void* arg) {
   const Search& search = *static_cast<const Search*>(arg);
-  const std::size_t before = search.framework->size();
+  ModuleCode code{build_id_of(module), static_cast<std::uintptr_t>(start), {}, {}, false};
   bool inlined_calls = search.needs_inlined_calls == nullptr;
   const int count = dwfl_module_getsymtab(module);
   for (int i = 1; i < count; ++i) {
@@ -141,19 +165,20 @@ int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr, void* ar
     if (name == nullptr || GELF_ST_TYPE(symbol.st_info) != STT_FUNC || symbol.st_size == 0) continue;
     const detail::CodeRange range{address, address + symbol.st_size};
     if (search.is_boundary(name)) {
-      search.boundaries->push_back(range);
+      code.boundaries.push_back(range);
     } else if (names_framework(name, search.framework_namespace)) {
-      search.framework->push_back(range);
+      code.framework.push_back(range);
       if (!inlined_calls) inlined_calls = search.needs_inlined_calls(name);
     }
   }
   // Only a module with the framework's functions has calls of them inlined
   // (the framework's headers compiled into it): the others' debug
   // information is not read.
-  if (inlined_calls && search.framework->size() > before &&
-      !InlinedCalls(search.framework_namespace, *search.framework).search(module)) {
-    *search.without_debug_information = true;
+  if (inlined_calls && !code.framework.empty() &&
+      !InlinedCalls(search.framework_namespace, code.framework).search(module)) {
+    code.without_debug_information = true;
   }
+  search.modules->push_back(std::move(code));
   return DWARF_CB_OK;
 }
 
@@ -195,7 +220,7 @@ bool names_framework(std::string_view mangled, std::string_view framework_namesp
 }
 
 FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view),
-                             bool (*needs_inlined_calls)(std::string_view)) {
+                             bool (*needs_inlined_calls)(std::string_view), const std::string& cache_directory) {
   const PauseCounting pause;
   static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
   Dwfl* dwfl = dwfl_begin(&callbacks);
@@ -203,10 +228,32 @@ FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_bou
   dwfl_report_begin(dwfl);
   dwfl_linux_proc_report(dwfl, getpid());
   dwfl_report_end(dwfl, nullptr, nullptr);
-  Search search{framework_namespace, needs_inlined_calls, is_boundary,
-                &framework_,         &boundaries_,        &without_debug_information_};
-  dwfl_getmodules(dwfl, search_module, &search, 0);
+  // A cache, for a program whose every module has a build id.
+  std::filesystem::path cache;
+  std::optional<std::vector<ModuleCode>> modules;
+  if (!cache_directory.empty()) {
+    std::vector<ModuleCode> loaded;
+    dwfl_getmodules(dwfl, list_module, &loaded, 0);
+    Dwfl_Module* program = dwfl_addrmodule(dwfl, getauxval(AT_ENTRY));
+    const bool named =
+        std::none_of(loaded.begin(), loaded.end(), [](const ModuleCode& m) { return m.build_id.empty(); });
+    if (program != nullptr && named) {
+      cache = framework_code_cache(cache_directory, framework_namespace, build_id_of(program));
+      modules = read_framework_code_cache(cache, framework_namespace, loaded);
+    }
+  }
+  if (!modules) {
+    modules.emplace();
+    Search search{framework_namespace, needs_inlined_calls, is_boundary, &*modules};
+    dwfl_getmodules(dwfl, search_module, &search, 0);
+    if (!cache.empty()) write_framework_code_cache(cache, framework_namespace, *modules);
+  }
   dwfl_end(dwfl);
+  for (const ModuleCode& module : *modules) {
+    framework_.insert(framework_.end(), module.framework.begin(), module.framework.end());
+    boundaries_.insert(boundaries_.end(), module.boundaries.begin(), module.boundaries.end());
+    without_debug_information_ = without_debug_information_ || module.without_debug_information;
+  }
   if (framework_.empty() || boundaries_.empty()) {
     throw std::runtime_error("the program's symbols list no function of " + std::string(framework_namespace) +
                              (framework_.empty() ? "" : "'s runner") +

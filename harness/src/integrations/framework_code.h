@@ -28,9 +28,12 @@ class FrameworkCode {
   /// is found too, in the debug information, for a module with a function
   /// of the framework's that `needs_inlined_calls` names (all, when null).
   /// That walk of the debug information costs a tenth of a second or more
-  /// at the start of a large suite.
+  /// at the start of a large suite: with a `cache_directory`, what it found
+  /// is kept there for the next process of the same program
+  /// (framework_code_cache.h), and taken from there when it is.
   FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view mangled),
-                bool (*needs_inlined_calls)(std::string_view mangled) = nullptr);
+                bool (*needs_inlined_calls)(std::string_view mangled) = nullptr,
+                const std::string& cache_directory = {});
   FrameworkCode(const FrameworkCode&) = delete;
   FrameworkCode& operator=(const FrameworkCode&) = delete;
 

@@ -104,6 +104,11 @@ std::string report_path(const std::string& out, const std::string& executable) {
   return (std::filesystem::path(out) / (program + "." + std::to_string(::getpid()) + ".json")).string();
 }
 
+std::string cache_directory(const std::string& out) {
+  std::error_code error;
+  return !out.empty() && std::filesystem::is_directory(out, error) ? out : std::string();
+}
+
 TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end) {
   TestFigures figures;
   figures.stats = stats;

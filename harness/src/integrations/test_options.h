@@ -46,6 +46,12 @@ std::vector<std::string> process_arguments();
 /// own, and `allocgate merge DIR/*.json` joins them).
 std::string report_path(const std::string& out, const std::string& executable);
 
+/// Where a process keeps what the next process of the same program may
+/// take rather than find again (framework_code_cache.h): the directory its
+/// report goes into (`out` a directory, as ctest's process per test has it),
+/// or "" (none: a report of one file, or none, leaves nothing beside it).
+std::string cache_directory(const std::string& out);
+
 /// A run's figures from its counted stats and its end.
 TestFigures figures_of(const AllocationStats& stats, const TestRun::End& end);
 

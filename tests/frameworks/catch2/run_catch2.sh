@@ -55,6 +55,7 @@ diff <(echo "$got") <(figures_of "$work/own_main.json") || fail "with a main() o
 
 # Shards: Catch2's --shard-count/--shard-index.
 check_shards "$got" "--shard-count=2 --shard-index=0" "--shard-count=2 --shard-index=1"
+check_framework_code_cache "$got" Catch
 # Each shard's report says which it is: one alone is refused, not merged.
 status=0
 "$build/reports/allocgate" merge --out "$work/half.json" "$(find "$work/shards" -name 'tutorial_tests.*.json' | head -1)" \

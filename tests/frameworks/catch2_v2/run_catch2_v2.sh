@@ -58,6 +58,7 @@ check_static "$work/tests.json"
 
 # Shards: the test cases split by their tags, each part a process of its own.
 check_shards "$got" "[factorial],[vector]" "~[factorial]~[vector]~[exits]"
+check_framework_code_cache "$got" Catch
 
 # A suite built with benchmarking beside an allocgate::catch2 built without.
 status=0

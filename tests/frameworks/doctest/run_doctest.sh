@@ -49,6 +49,7 @@ check_static "$work/tests.json"
 
 # Shards: doctest's --first/--last.
 check_shards "$got" "--first=1 --last=4" "--first=5 --last=100"
+check_framework_code_cache "$got" doctest
 
 # The leak check, with doctest's spelling of the flag.
 status=0
