@@ -27,18 +27,41 @@ set(ALLOCGATE_GTEST_WRAPPED
     _ZN7testing7MessageC1Ev
     _ZN7testing11ScopedTraceD1Ev
     _ZN7testing8internal10AlwaysTrueEv  # AlwaysTrue(): a macro's statement begins (a death assertion's matcher next)
+    # An assertion's failure message, built by GoogleTest's own functions
+    # that the assertion macros' templates call: EXPECT_EQ's, EXPECT_TRUE's,
+    # the string, floating-point and substring assertions'
+    _ZN7testing16AssertionFailureERKNS_7MessageE
+    _ZN7testing7FloatLEEPKcS1_ff
+    _ZN7testing8DoubleLEEPKcS1_dd
+    _ZN7testing8internal14CmpHelperSTREQEPKcS2_S2_S2_
+    _ZN7testing8internal14CmpHelperSTREQEPKcS2_PKwS4_
+    _ZN7testing8internal14CmpHelperSTRNEEPKcS2_S2_S2_
+    _ZN7testing8internal14CmpHelperSTRNEEPKcS2_PKwS4_
+    _ZN7testing8internal18CmpHelperSTRCASEEQEPKcS2_S2_S2_
+    _ZN7testing8internal18CmpHelperSTRCASENEEPKcS2_S2_S2_
+    _ZN7testing8internal20DoubleNearPredFormatEPKcS2_S2_ddd
     )
 # Names that spell the standard library's std::string: PushTrace
 # (SCOPED_TRACE), Message::GetString, DeathTest::Create (a death assertion
-# begins). gtest_wrapped.cpp picks the same spelling.
+# begins), and EqFailure, GetBoolAssertionFailureMessage and
+# StringStreamToString (a failure's message). gtest_wrapped.cpp picks the same spelling.
 set(ALLOCGATE_GTEST_WRAPPED_LIBSTDCXX
     _ZN7testing11ScopedTrace9PushTraceEPKciNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE
     _ZNK7testing7Message9GetStringB5cxx11Ev
-    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEEES3_iPPS1_)
+    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEEEES3_iPPS1_
+    _ZN7testing8internal9EqFailureEPKcS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESA_b
+    _ZN7testing8internal30GetBoolAssertionFailureMessageB5cxx11ERKNS_15AssertionResultEPKcS5_S5_
+    _ZN7testing8internal20StringStreamToStringEPNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEEE
+    # AssertHelper's constructor of string_views (GoogleTest 1.18 on)
+    _ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeESt17basic_string_viewIcSt11char_traitsIcEEiS7_)
 set(ALLOCGATE_GTEST_WRAPPED_LIBCXX
     _ZN7testing11ScopedTrace9PushTraceEPKciNSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE
     _ZNK7testing7Message9GetStringEv
-    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_9allocatorIcEEEEEES3_iPPS1_)
+    _ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_9allocatorIcEEEEEES3_iPPS1_
+    _ZN7testing8internal9EqFailureEPKcS2_RKNSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEESB_b
+    _ZN7testing8internal30GetBoolAssertionFailureMessageERKNS_15AssertionResultEPKcS5_S5_
+    _ZN7testing8internal20StringStreamToStringEPNSt3__118basic_stringstreamIcNS1_11char_traitsIcEENS1_9allocatorIcEEEE
+    _ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeENSt3__117basic_string_viewIcNS4_11char_traitsIcEEEEiS8_)
 
 # gMock's bookkeeping, run paused (src/integrations/gmock_wrapped.cpp): its
 # registry of mocks, their reactions to uninteresting calls (a const void*

@@ -134,6 +134,17 @@ TEST(Failures, AFailedTestIsReportedWithItsFigures) {
   ADD_FAILURE() << "failed on purpose";
 }
 
+// Each assertion fails: the message of each is GoogleTest's report, built by
+// its own functions, and the test's figures are its vector's alone.
+TEST(Failures, AFailingAssertionsMessageIsGoogleTests) {
+  const std::vector<int> v(2);
+  EXPECT_EQ(v.size(), 3u);
+  EXPECT_TRUE(v.empty());
+  EXPECT_STREQ("a string that is expected", "another string that is not");
+  EXPECT_NEAR(1.0, 2.0, 0.1);
+  EXPECT_DOUBLE_EQ(1.0, 2.0);
+}
+
 // The test fails, charged with its exception's own allocations (the
 // message), never with GoogleTest's record of it: a GoogleTest built as a
 // static library and one built shared alike (tests/frameworks).

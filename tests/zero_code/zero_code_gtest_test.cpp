@@ -83,6 +83,8 @@ TEST_F(ZeroCodeTests, EveryTestHasTheFiguresItsCodeMakes) {
   EXPECT_EQ(tests.at("Failures.AnExceptionOutOfTheBody").at("allocgate_test_failed"), true);
   EXPECT_EQ(tests.at("Failures.AnExceptionOutOfTheBody").at("peak_bytes"), error.peak_live_bytes);  // not the record's
   expect_figures(tests, "Vectors.ReserveThenPush", {1, 10 * sizeof(int), 0, 0});
+  expect_figures(tests, "Failures.AFailingAssertionsMessageIsGoogleTests", {1, 2 * sizeof(int), 0, 0});
+  EXPECT_EQ(tests.at("Failures.AFailingAssertionsMessageIsGoogleTests").at("allocgate_test_failed"), true);
   // SetUp's reserve and the body's string: not the fixture object itself.
   expect_figures(tests, "QueueTest.SetUpAndBody", {2, 4 * sizeof(int) + long_string(50), 0, 0});
   expect_figures(tests, "Sizes/SizeTest.AllocatesOnce/0", {1, 8, 0, 0});

@@ -27,7 +27,7 @@ namespace allocgate::integrations {
 /// module's lowest address: the same in every process, wherever the module
 /// is loaded.
 struct ModuleCode {
-  std::string build_id;  // lowercase hex
+  std::string build_id;      // lowercase hex
   std::uintptr_t start = 0;  // this process's: not kept
   std::vector<detail::CodeRange> framework;
   std::vector<detail::CodeRange> boundaries;

@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
+#include <string>
+#include <string_view>
 
 #include "allocgate/guards.h"
 #include "counting/block_tracker.h"
@@ -50,12 +53,29 @@ ALLOCGATE_GTEST_WRAPPED(void, scoped_trace_destructor, (::testing::ScopedTrace *
 #ifdef _LIBCPP_VERSION
 #define ALLOCGATE_GTEST_STRING "NSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEE"
 #define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringEv"
+#define ALLOCGATE_GTEST_ASSERT_HELPER_OF_VIEWS                                                            \
+  "_ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeENSt3__117basic_string_viewIcNS4_11char_" \
+  "traitsIcEEEEiS8_"
+#define ALLOCGATE_GTEST_EQ_FAILURE \
+  "_ZN7testing8internal9EqFailureEPKcS2_RKNSt3__112basic_stringIcNS3_11char_traitsIcEENS3_9allocatorIcEEEESB_b"
+#define ALLOCGATE_GTEST_BOOL_FAILURE \
+  "_ZN7testing8internal30GetBoolAssertionFailureMessageERKNS_15AssertionResultEPKcS5_S5_"
+#define ALLOCGATE_GTEST_STREAM_TO_STRING \
+  "_ZN7testing8internal20StringStreamToStringEPNSt3__118basic_stringstreamIcNS1_11char_traitsIcEENS1_9allocatorIcEEEE"
 #define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                                   \
   "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt3__112basic_stringIcNS5_11char_traitsIcEENS5_" \
   "9allocatorIcEEEEEES3_iPPS1_"
 #else
 #define ALLOCGATE_GTEST_STRING "NSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEE"
 #define ALLOCGATE_GTEST_GET_STRING "_ZNK7testing7Message9GetStringB5cxx11Ev"
+#define ALLOCGATE_GTEST_ASSERT_HELPER_OF_VIEWS \
+  "_ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeESt17basic_string_viewIcSt11char_traitsIcEEiS7_"
+#define ALLOCGATE_GTEST_EQ_FAILURE \
+  "_ZN7testing8internal9EqFailureEPKcS2_RKNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEESA_b"
+#define ALLOCGATE_GTEST_BOOL_FAILURE \
+  "_ZN7testing8internal30GetBoolAssertionFailureMessageB5cxx11ERKNS_15AssertionResultEPKcS5_S5_"
+#define ALLOCGATE_GTEST_STREAM_TO_STRING \
+  "_ZN7testing8internal20StringStreamToStringEPNSt7__cxx1118basic_stringstreamIcSt11char_traitsIcESaIcEEE"
 #define ALLOCGATE_GTEST_CREATE_DEATH_TEST                                                       \
   "_ZN7testing8internal9DeathTest6CreateEPKcNS_7MatcherIRKNSt7__cxx1112basic_stringIcSt11char_" \
   "traitsIcESaIcEEEEES3_iPPS1_"
@@ -64,6 +84,51 @@ ALLOCGATE_GTEST_WRAPPED(void, push_trace,
                         (::testing::ScopedTrace * self, const char* file, int line, std::string message),
                         "_ZN7testing11ScopedTrace9PushTraceEPKci" ALLOCGATE_GTEST_STRING)
 ALLOCGATE_GTEST_WRAPPED(std::string, get_string, (const Message* self), ALLOCGATE_GTEST_GET_STRING)
+// GoogleTest 1.18's AssertHelper of string_views: an older GoogleTest has
+// none, and its programs never call it (weak: no definition needed).
+namespace allocgate::testing::detail::real {
+__attribute__((weak)) void assert_helper_of_views(
+    AssertHelper* self, TestPartResult::Type type, std::string_view file, int line,
+    std::string_view message) __asm__("__real_" ALLOCGATE_GTEST_ASSERT_HELPER_OF_VIEWS);
+}  // namespace allocgate::testing::detail::real
+namespace allocgate::testing::detail::wrapped {
+void assert_helper_of_views(AssertHelper* self, TestPartResult::Type type, std::string_view file, int line,
+                            std::string_view message) __asm__("__wrap_" ALLOCGATE_GTEST_ASSERT_HELPER_OF_VIEWS);
+}  // namespace allocgate::testing::detail::wrapped
+// An assertion's failure message.
+using ::testing::AssertionResult;
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, eq_failure,
+                        (const char* lhs, const char* rhs, const std::string& lhs_value, const std::string& rhs_value,
+                         bool ignoring_case),
+                        ALLOCGATE_GTEST_EQ_FAILURE)
+ALLOCGATE_GTEST_WRAPPED(std::string, bool_failure,
+                        (const AssertionResult& result, const char* expression, const char* actual,
+                         const char* expected),
+                        ALLOCGATE_GTEST_BOOL_FAILURE)
+ALLOCGATE_GTEST_WRAPPED(std::string, stream_to_string, (std::stringstream * stream), ALLOCGATE_GTEST_STREAM_TO_STRING)
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, assertion_failure, (const Message& message),
+                        "_ZN7testing16AssertionFailureERKNS_7MessageE")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, float_le, (const char* e1, const char* e2, float v1, float v2),
+                        "_ZN7testing7FloatLEEPKcS1_ff")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, double_le, (const char* e1, const char* e2, double v1, double v2),
+                        "_ZN7testing8DoubleLEEPKcS1_dd")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
+                        "_ZN7testing8internal14CmpHelperSTREQEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, wide_str_eq,
+                        (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2),
+                        "_ZN7testing8internal14CmpHelperSTREQEPKcS2_PKwS4_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
+                        "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, wide_str_ne,
+                        (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2),
+                        "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_PKwS4_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_case_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
+                        "_ZN7testing8internal18CmpHelperSTRCASEEQEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_case_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
+                        "_ZN7testing8internal18CmpHelperSTRCASENEEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_WRAPPED(AssertionResult, double_near,
+                        (const char* e1, const char* e2, const char* e3, double v1, double v2, double error),
+                        "_ZN7testing8internal20DoubleNearPredFormatEPKcS2_S2_ddd")
 ALLOCGATE_GTEST_WRAPPED(bool, create_death_test,
                         (const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
                          int line, ::testing::internal::DeathTest** test),
@@ -97,6 +162,11 @@ void assert_helper(AssertHelper* self, TestPartResult::Type type, const char* fi
   const PauseCounting pause;
   real::assert_helper(self, type, file, line, message);
 }
+void assert_helper_of_views(AssertHelper* self, TestPartResult::Type type, std::string_view file, int line,
+                            std::string_view message) {
+  const PauseCounting pause;
+  real::assert_helper_of_views(self, type, file, line, message);
+}
 void assert_helper_destructor(AssertHelper* self) {
   const PauseCounting pause;
   real::assert_helper_destructor(self);
@@ -121,6 +191,65 @@ std::string get_string(const Message* self) {
   const PauseCounting pause;
   return real::get_string(self);
 }
+// What an assertion's failure message is built with: GoogleTest's. The
+// value each side prints as is formatted before, by templates compiled into
+// the test's code: a value longer than a string's own 15 characters costs
+// the test an allocation there (PrintToString's).
+AssertionResult eq_failure(const char* lhs, const char* rhs, const std::string& lhs_value, const std::string& rhs_value,
+                           bool ignoring_case) {
+  const PauseCounting pause;
+  return real::eq_failure(lhs, rhs, lhs_value, rhs_value, ignoring_case);
+}
+std::string bool_failure(const AssertionResult& result, const char* expression, const char* actual,
+                         const char* expected) {
+  const PauseCounting pause;
+  return real::bool_failure(result, expression, actual, expected);
+}
+std::string stream_to_string(std::stringstream* stream) {
+  const PauseCounting pause;
+  return real::stream_to_string(stream);
+}
+AssertionResult assertion_failure(const Message& message) {
+  const PauseCounting pause;
+  return real::assertion_failure(message);
+}
+AssertionResult float_le(const char* e1, const char* e2, float v1, float v2) {
+  const PauseCounting pause;
+  return real::float_le(e1, e2, v1, v2);
+}
+AssertionResult double_le(const char* e1, const char* e2, double v1, double v2) {
+  const PauseCounting pause;
+  return real::double_le(e1, e2, v1, v2);
+}
+AssertionResult str_eq(const char* e1, const char* e2, const char* s1, const char* s2) {
+  const PauseCounting pause;
+  return real::str_eq(e1, e2, s1, s2);
+}
+AssertionResult wide_str_eq(const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2) {
+  const PauseCounting pause;
+  return real::wide_str_eq(e1, e2, s1, s2);
+}
+AssertionResult str_ne(const char* e1, const char* e2, const char* s1, const char* s2) {
+  const PauseCounting pause;
+  return real::str_ne(e1, e2, s1, s2);
+}
+AssertionResult wide_str_ne(const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2) {
+  const PauseCounting pause;
+  return real::wide_str_ne(e1, e2, s1, s2);
+}
+AssertionResult str_case_eq(const char* e1, const char* e2, const char* s1, const char* s2) {
+  const PauseCounting pause;
+  return real::str_case_eq(e1, e2, s1, s2);
+}
+AssertionResult str_case_ne(const char* e1, const char* e2, const char* s1, const char* s2) {
+  const PauseCounting pause;
+  return real::str_case_ne(e1, e2, s1, s2);
+}
+AssertionResult double_near(const char* e1, const char* e2, const char* e3, double v1, double v2, double error) {
+  const PauseCounting pause;
+  return real::double_near(e1, e2, e3, v1, v2, error);
+}
+
 // Called by GoogleTest's statement macros before their statement; a death
 // assertion builds its matcher right after, in the test's own code.
 bool always_true() {
