@@ -60,7 +60,8 @@ TEST_F(FrameworkCodeCache, IsAHiddenFileNamedAfterTheNamespaceAndTheProgram) {
 
 TEST_F(FrameworkCodeCache, ComesBackMovedToWhereEachModuleIsLoadedNow) {
   write_framework_code_cache(file(), "doctest", written());
-  const auto read = read_framework_code_cache(file(), "doctest", {module("00bb", 0x7e0000000000), module("00aa", 0x20000)});
+  const auto read =
+      read_framework_code_cache(file(), "doctest", {module("00bb", 0x7e0000000000), module("00aa", 0x20000)});
   ASSERT_TRUE(read.has_value());
   ASSERT_EQ(read->size(), 2u);
   const ModuleCode& program = (*read)[0];
