@@ -95,40 +95,52 @@ namespace allocgate::testing::detail::wrapped {
 void assert_helper_of_views(AssertHelper* self, TestPartResult::Type type, std::string_view file, int line,
                             std::string_view message) __asm__("__wrap_" ALLOCGATE_GTEST_ASSERT_HELPER_OF_VIEWS);
 }  // namespace allocgate::testing::detail::wrapped
-// An assertion's failure message.
+// What an assertion's failure message is built with: GoogleTest's own
+// functions, which the assertion macros' templates call, each declared and
+// defined here to run paused. The value each side prints as is formatted
+// before, by templates compiled into the test's code: a value longer than a
+// string's own 15 characters costs the test an allocation there
+// (PrintToString's).
+#define ALLOCGATE_GTEST_PAUSED(result, name, parameters, arguments, symbol) \
+  ALLOCGATE_GTEST_WRAPPED(result, name, parameters, symbol)                 \
+  result allocgate::testing::detail::wrapped::name parameters {             \
+    const PauseCounting pause;                                              \
+    return real::name arguments;                                            \
+  }
 using ::testing::AssertionResult;
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, eq_failure,
-                        (const char* lhs, const char* rhs, const std::string& lhs_value, const std::string& rhs_value,
-                         bool ignoring_case),
-                        ALLOCGATE_GTEST_EQ_FAILURE)
-ALLOCGATE_GTEST_WRAPPED(std::string, bool_failure,
-                        (const AssertionResult& result, const char* expression, const char* actual,
-                         const char* expected),
-                        ALLOCGATE_GTEST_BOOL_FAILURE)
-ALLOCGATE_GTEST_WRAPPED(std::string, stream_to_string, (std::stringstream * stream), ALLOCGATE_GTEST_STREAM_TO_STRING)
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, assertion_failure, (const Message& message),
-                        "_ZN7testing16AssertionFailureERKNS_7MessageE")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, float_le, (const char* e1, const char* e2, float v1, float v2),
-                        "_ZN7testing7FloatLEEPKcS1_ff")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, double_le, (const char* e1, const char* e2, double v1, double v2),
-                        "_ZN7testing8DoubleLEEPKcS1_dd")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
-                        "_ZN7testing8internal14CmpHelperSTREQEPKcS2_S2_S2_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, wide_str_eq,
-                        (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2),
-                        "_ZN7testing8internal14CmpHelperSTREQEPKcS2_PKwS4_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
-                        "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_S2_S2_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, wide_str_ne,
-                        (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2),
-                        "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_PKwS4_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_case_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
-                        "_ZN7testing8internal18CmpHelperSTRCASEEQEPKcS2_S2_S2_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, str_case_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
-                        "_ZN7testing8internal18CmpHelperSTRCASENEEPKcS2_S2_S2_")
-ALLOCGATE_GTEST_WRAPPED(AssertionResult, double_near,
-                        (const char* e1, const char* e2, const char* e3, double v1, double v2, double error),
-                        "_ZN7testing8internal20DoubleNearPredFormatEPKcS2_S2_ddd")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, eq_failure,
+                       (const char* lhs, const char* rhs, const std::string& lhs_value, const std::string& rhs_value,
+                        bool ignoring_case),
+                       (lhs, rhs, lhs_value, rhs_value, ignoring_case), ALLOCGATE_GTEST_EQ_FAILURE)
+ALLOCGATE_GTEST_PAUSED(std::string, bool_failure,
+                       (const AssertionResult& result, const char* expression, const char* actual,
+                        const char* expected),
+                       (result, expression, actual, expected), ALLOCGATE_GTEST_BOOL_FAILURE)
+ALLOCGATE_GTEST_PAUSED(std::string, stream_to_string, (std::stringstream * stream), (stream),
+                       ALLOCGATE_GTEST_STREAM_TO_STRING)
+ALLOCGATE_GTEST_PAUSED(AssertionResult, assertion_failure, (const Message& message), (message),
+                       "_ZN7testing16AssertionFailureERKNS_7MessageE")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, float_le, (const char* e1, const char* e2, float v1, float v2),
+                       (e1, e2, v1, v2), "_ZN7testing7FloatLEEPKcS1_ff")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, double_le, (const char* e1, const char* e2, double v1, double v2),
+                       (e1, e2, v1, v2), "_ZN7testing8DoubleLEEPKcS1_dd")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, str_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
+                       (e1, e2, s1, s2), "_ZN7testing8internal14CmpHelperSTREQEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, wide_str_eq,
+                       (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2), (e1, e2, s1, s2),
+                       "_ZN7testing8internal14CmpHelperSTREQEPKcS2_PKwS4_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, str_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
+                       (e1, e2, s1, s2), "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, wide_str_ne,
+                       (const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2), (e1, e2, s1, s2),
+                       "_ZN7testing8internal14CmpHelperSTRNEEPKcS2_PKwS4_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, str_case_eq, (const char* e1, const char* e2, const char* s1, const char* s2),
+                       (e1, e2, s1, s2), "_ZN7testing8internal18CmpHelperSTRCASEEQEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, str_case_ne, (const char* e1, const char* e2, const char* s1, const char* s2),
+                       (e1, e2, s1, s2), "_ZN7testing8internal18CmpHelperSTRCASENEEPKcS2_S2_S2_")
+ALLOCGATE_GTEST_PAUSED(AssertionResult, double_near,
+                       (const char* e1, const char* e2, const char* e3, double v1, double v2, double error),
+                       (e1, e2, e3, v1, v2, error), "_ZN7testing8internal20DoubleNearPredFormatEPKcS2_S2_ddd")
 ALLOCGATE_GTEST_WRAPPED(bool, create_death_test,
                         (const char* statement, ::testing::Matcher<const std::string&> matcher, const char* file,
                          int line, ::testing::internal::DeathTest** test),
@@ -191,65 +203,6 @@ std::string get_string(const Message* self) {
   const PauseCounting pause;
   return real::get_string(self);
 }
-// What an assertion's failure message is built with: GoogleTest's. The
-// value each side prints as is formatted before, by templates compiled into
-// the test's code: a value longer than a string's own 15 characters costs
-// the test an allocation there (PrintToString's).
-AssertionResult eq_failure(const char* lhs, const char* rhs, const std::string& lhs_value, const std::string& rhs_value,
-                           bool ignoring_case) {
-  const PauseCounting pause;
-  return real::eq_failure(lhs, rhs, lhs_value, rhs_value, ignoring_case);
-}
-std::string bool_failure(const AssertionResult& result, const char* expression, const char* actual,
-                         const char* expected) {
-  const PauseCounting pause;
-  return real::bool_failure(result, expression, actual, expected);
-}
-std::string stream_to_string(std::stringstream* stream) {
-  const PauseCounting pause;
-  return real::stream_to_string(stream);
-}
-AssertionResult assertion_failure(const Message& message) {
-  const PauseCounting pause;
-  return real::assertion_failure(message);
-}
-AssertionResult float_le(const char* e1, const char* e2, float v1, float v2) {
-  const PauseCounting pause;
-  return real::float_le(e1, e2, v1, v2);
-}
-AssertionResult double_le(const char* e1, const char* e2, double v1, double v2) {
-  const PauseCounting pause;
-  return real::double_le(e1, e2, v1, v2);
-}
-AssertionResult str_eq(const char* e1, const char* e2, const char* s1, const char* s2) {
-  const PauseCounting pause;
-  return real::str_eq(e1, e2, s1, s2);
-}
-AssertionResult wide_str_eq(const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2) {
-  const PauseCounting pause;
-  return real::wide_str_eq(e1, e2, s1, s2);
-}
-AssertionResult str_ne(const char* e1, const char* e2, const char* s1, const char* s2) {
-  const PauseCounting pause;
-  return real::str_ne(e1, e2, s1, s2);
-}
-AssertionResult wide_str_ne(const char* e1, const char* e2, const wchar_t* s1, const wchar_t* s2) {
-  const PauseCounting pause;
-  return real::wide_str_ne(e1, e2, s1, s2);
-}
-AssertionResult str_case_eq(const char* e1, const char* e2, const char* s1, const char* s2) {
-  const PauseCounting pause;
-  return real::str_case_eq(e1, e2, s1, s2);
-}
-AssertionResult str_case_ne(const char* e1, const char* e2, const char* s1, const char* s2) {
-  const PauseCounting pause;
-  return real::str_case_ne(e1, e2, s1, s2);
-}
-AssertionResult double_near(const char* e1, const char* e2, const char* e3, double v1, double v2, double error) {
-  const PauseCounting pause;
-  return real::double_near(e1, e2, e3, v1, v2, error);
-}
-
 // Called by GoogleTest's statement macros before their statement; a death
 // assertion builds its matcher right after, in the test's own code.
 bool always_true() {
