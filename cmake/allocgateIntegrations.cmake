@@ -278,24 +278,168 @@ function(allocgate_add_catch2_integration)
 endfunction()
 
 # allocgate_add_doctest_integration(SOURCE_DIR dir INCLUDE_DIRS dirs... [QUIET]):
-# allocgate::doctest, on doctest::doctest: a static library linked beside
-# the translation unit that defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN), or
-# by the library that compiles it. Its listener registers itself, so its
-# object must enter the link whole (_allocgate_keep_listener); nothing
-# is wrapped, as doctest's runner is compiled into the program's own code
-# (src/integrations/doctest_counting.cpp).
+# allocgate::doctest: a static library linked beside the translation unit
+# that defines DOCTEST_CONFIG_IMPLEMENT(_WITH_MAIN), or by the library that
+# compiles it. Its listener registers itself, so its object must enter the
+# link whole (_allocgate_keep_listener); nothing is wrapped, as doctest's
+# runner is compiled into the program's own code
+# (src/integrations/doctest_counting.cpp). It is compiled against
+# doctest::doctest when the project has it now; otherwise against the
+# doctest.h the targets that link it compile with, a header directory as
+# nlohmann/json bundles, settled at the end of the configuration
+# (allocgate_settle_doctest).
 function(allocgate_add_doctest_integration)
-  if(NOT TARGET doctest::doctest)
-    message(FATAL_ERROR "allocgate's doctest component is compiled against doctest::doctest, which this project "
-                        "has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before "
-                        "find_package(allocgate COMPONENTS doctest)")
-  endif()
   _allocgate_integration_library(allocgate_doctest STATIC EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
   _allocgate_keep_listener(allocgate_doctest allocgate_doctest_listener)
   # PRIVATE: linked, but asking nothing of the suite's C++ standard (doctest
   # suites may be C++11); integration_support's users need C++17.
-  target_link_libraries(allocgate_doctest PUBLIC doctest::doctest PRIVATE allocgate::integration_support allocgate::files)
+  target_link_libraries(allocgate_doctest PRIVATE allocgate::integration_support allocgate::files)
   _allocgate_link_harness(allocgate_doctest)
+  if(TARGET doctest::doctest)
+    target_link_libraries(allocgate_doctest PUBLIC doctest::doctest)
+  endif()
+endfunction()
+
+# The doctest headers `target` compiles with: each doctest.h and
+# doctest/doctest.h in its include directories and in those of the targets
+# it links (transitively), in that order, as "version|path" in `out`;
+# `definitions` gets the DOCTEST_CONFIG_* definitions it compiles with that
+# a listener shares (not those that compile doctest's implementation or
+# remove it). A directory given by a generator expression is read only
+# through $<BUILD_INTERFACE:...>, as FetchContent's doctest gives it.
+function(_allocgate_doctest_headers target out definitions)
+  set(pending ${target})
+  set(visited "")
+  set(directories "")
+  set(defines "")
+  while(pending)
+    list(POP_FRONT pending current)
+    if(current IN_LIST visited OR NOT TARGET ${current} OR current MATCHES "^allocgate")
+      continue()
+    endif()
+    list(APPEND visited ${current})
+    get_target_property(aliased ${current} ALIASED_TARGET)
+    if(aliased)
+      list(APPEND pending ${aliased})
+      continue()
+    endif()
+    set(properties INTERFACE_INCLUDE_DIRECTORIES INTERFACE_LINK_LIBRARIES INTERFACE_COMPILE_DEFINITIONS)
+    get_target_property(type ${current} TYPE)
+    if(current STREQUAL target AND NOT type STREQUAL "INTERFACE_LIBRARY")
+      list(PREPEND properties INCLUDE_DIRECTORIES LINK_LIBRARIES COMPILE_DEFINITIONS)
+    endif()
+    foreach(property IN LISTS properties)
+      get_target_property(values ${current} ${property})
+      if(NOT values)
+        continue()
+      endif()
+      foreach(value IN LISTS values)
+        string(REGEX REPLACE "^\\$<(BUILD_INTERFACE|LINK_ONLY):(.*)>$" "\\2" value "${value}")
+        if(value MATCHES "\\$<")
+          continue()
+        elseif(property MATCHES "INCLUDE_DIRECTORIES$")
+          list(APPEND directories ${value})
+        elseif(property MATCHES "LINK_LIBRARIES$")
+          list(APPEND pending ${value})
+        elseif(value MATCHES "^DOCTEST_CONFIG_" AND NOT value MATCHES "^DOCTEST_CONFIG_(IMPLEMENT|DISABLE)")
+          list(APPEND defines ${value})
+        endif()
+      endforeach()
+    endforeach()
+  endwhile()
+  set(headers "")
+  set(paths "")
+  foreach(directory IN LISTS directories)
+    foreach(candidate IN ITEMS ${directory}/doctest.h ${directory}/doctest/doctest.h)
+      if(NOT EXISTS ${candidate})
+        continue()
+      endif()
+      file(REAL_PATH ${candidate} path)
+      if(path IN_LIST paths)
+        continue()
+      endif()
+      list(APPEND paths ${path})
+      file(STRINGS ${path} lines REGEX "^#define DOCTEST_VERSION_(MAJOR|MINOR|PATCH) +[0-9]+" LIMIT_COUNT 3)
+      set(version "")
+      foreach(line IN LISTS lines)
+        string(REGEX REPLACE ".* +([0-9]+)$" "\\1" number "${line}")
+        list(APPEND version ${number})
+      endforeach()
+      list(JOIN version "." version)
+      if(NOT version)
+        set(version "of unknown version")
+      endif()
+      list(APPEND headers "${version}|${path}")
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES defines)
+  set(${out} ${headers} PARENT_SCOPE)
+  set(${definitions} ${defines} PARENT_SCOPE)
+endfunction()
+
+# allocgate_settle_doctest(users...): at the end of the configuration, the
+# doctest header allocgate::doctest is compiled against is the one its users
+# (the targets that link it) compile with: a listener compiled against
+# another version of doctest than the suite's main would read that main's
+# objects with the wrong layout. Two versions seen are refused naming both;
+# none, unless the project has doctest::doctest, naming what to link.
+function(allocgate_settle_doctest)
+  if(NOT TARGET allocgate_doctest)
+    return()
+  endif()
+  set(chosen "")
+  set(chosen_by "")
+  get_target_property(links allocgate_doctest LINK_LIBRARIES)
+  if("doctest::doctest" IN_LIST links)
+    _allocgate_doctest_headers(doctest::doctest headers ignored)
+    if(headers)
+      list(GET headers 0 chosen)
+      set(chosen_by "doctest::doctest (which allocgate::doctest links)")
+    endif()
+  endif()
+  set(definitions "")
+  foreach(user IN LISTS ARGN)
+    _allocgate_doctest_headers(${user} headers user_definitions)
+    list(APPEND definitions ${user_definitions})
+    foreach(header IN LISTS headers)
+      string(REPLACE "|" ";" parts "${header}")
+      list(GET parts 0 version)
+      list(GET parts 1 path)
+      if(NOT chosen)
+        set(chosen ${header})
+        set(chosen_by ${user})
+        continue()
+      endif()
+      string(REPLACE "|" ";" chosen_parts "${chosen}")
+      list(GET chosen_parts 0 chosen_version)
+      list(GET chosen_parts 1 chosen_path)
+      if(NOT version STREQUAL chosen_version)
+        message(FATAL_ERROR "allocgate: ${user} compiles with doctest ${version} (${path}) and ${chosen_by} with "
+                            "doctest ${chosen_version} (${chosen_path}): allocgate::doctest is compiled against the "
+                            "doctest.h the suite's main includes, so a suite brings one doctest")
+      endif()
+    endforeach()
+  endforeach()
+  if(NOT chosen)
+    if(TARGET doctest::doctest)  # found after allocgate
+      target_link_libraries(allocgate_doctest PUBLIC doctest::doctest)
+      return()
+    endif()
+    list(JOIN ARGN ", " users)
+    message(FATAL_ERROR "allocgate: allocgate::doctest is linked by ${users}, and no doctest.h is in the include "
+                        "directories there or in those of what is linked: link doctest::doctest "
+                        "(find_package(doctest), FetchContent) or add the directory of the doctest.h the suite's "
+                        "main includes")
+  endif()
+  string(REPLACE "|" ";" chosen_parts "${chosen}")
+  list(GET chosen_parts 0 version)
+  list(GET chosen_parts 1 path)
+  if(NOT "doctest::doctest" IN_LIST links)
+    target_compile_definitions(allocgate_doctest PRIVATE "ALLOCGATE_DOCTEST_HEADER=\"${path}\"")
+  endif()
+  list(REMOVE_DUPLICATES definitions)
+  target_compile_definitions(allocgate_doctest PRIVATE ${definitions})
+  message(STATUS "allocgate::doctest: compiled against doctest ${version} (${path}), as ${chosen_by}")
 endfunction()
 
 # allocgate_add_benchmark_integration(SOURCE_DIR dir INCLUDE_DIRS dirs...

@@ -68,7 +68,17 @@ bool order_shards(std::vector<NamedReport>& reports) {
 
 }  // namespace
 
-Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* joined_order) {
+std::string program_case_name(const NamedReport& report, std::string_view name) {
+  const std::string executable = report.report.context_text(k::kExecutable);
+  const std::string program = executable.substr(executable.find_last_of('/') + 1);
+  if (program.empty()) {
+    throw files::InputError(report.source +
+                            ": its context names no executable, so its cases cannot be named by their program");
+  }
+  return program + "/" + std::string(name);
+}
+
+Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* joined_order, bool by_program) {
   if (reports.empty()) throw files::InputError("merge: no reports to merge");
   for (const NamedReport& r : reports) {
     if (!r.report.context.contains(k::kSchemaVersion) && r.report.toolchain().empty()) {
@@ -108,7 +118,8 @@ Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>*
   // of names would take more than the cases do.
   std::vector<std::uint32_t> source_of;  // per merged case, the report it came from
   for (std::size_t r = 0; r < reports.size(); ++r) {
-    for (const CaseResult& c : reports[r].report.cases) {
+    for (CaseResult c : reports[r].report.cases) {
+      if (by_program) c.name = program_case_name(reports[r], c.name);
       merged.cases.push_back(c);
       source_of.push_back(static_cast<std::uint32_t>(r));
     }
@@ -119,8 +130,16 @@ Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>*
     return merged.cases.name(a) == merged.cases.name(b);
   });
   if (twice != order.end()) {
-    throw files::InputError("case " + std::string(merged.cases.name(*twice)) + " is in both " +
-                            reports[source_of[*twice]].source + " and " + reports[source_of[*(twice + 1)]].source);
+    const NamedReport& first = reports[source_of[*twice]];
+    const NamedReport& second = reports[source_of[*(twice + 1)]];
+    const std::string program = first.report.context_text(k::kExecutable);
+    // Two programs' tests of one name (one test file built twice): each
+    // case can be told by its program instead.
+    const bool programs_differ =
+        !by_program && !program.empty() && second.report.context_text(k::kExecutable) != program;
+    throw files::InputError(
+        "case " + std::string(merged.cases.name(*twice)) + " is in both " + first.source + " and " + second.source +
+        (programs_differ ? ", reports of two programs: --by-program names each case by its program" : ""));
   }
   return merged;
 }
@@ -130,7 +149,7 @@ bool all_in_benchmark_layout(const std::vector<NamedReport>& reports) {
                       [](const NamedReport& r) { return r.report.context.contains(k::kSchemaVersion); });
 }
 
-nlohmann::json join_benchmark_layout(const std::vector<std::string>& files) {
+nlohmann::json join_benchmark_layout(const std::vector<std::string>& files, bool by_program) {
   nlohmann::json joined;
   nlohmann::json entries = nlohmann::json::array();
   for (const std::string& file : files) {
@@ -139,7 +158,17 @@ nlohmann::json join_benchmark_layout(const std::vector<std::string>& files) {
       joined["context"] = report.value("context", nlohmann::json::object());
       joined["context"].erase(k::kShard);
     }
-    for (nlohmann::json& entry : report.at("benchmarks")) entries.push_back(std::move(entry));
+    NamedReport named{file, {}};
+    if (by_program) named.report.context = report.value("context", nlohmann::json::object());
+    for (nlohmann::json& entry : report.at("benchmarks")) {
+      if (by_program) {
+        for (const char* key : {"name", "run_name"}) {
+          if (entry.contains(key) && entry[key].is_string())
+            entry[key] = program_case_name(named, entry[key].get<std::string>());
+        }
+      }
+      entries.push_back(std::move(entry));
+    }
   }
   joined["benchmarks"] = std::move(entries);
   return joined;

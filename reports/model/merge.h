@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,7 +28,16 @@ struct NamedReport {
 /// differ, a case is in two of them, or shards are missing, repeated or of
 /// different N. The context is the first shard's, without its shard.
 /// `order`, when given, receives the sources in the order they were joined.
-Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* order = nullptr);
+/// `by_program`: each case is named PROGRAM/NAME, PROGRAM the file name of
+/// its report's context.executable, so that the reports of several test
+/// binaries that share test names (one file built for C++11 and C++17, as
+/// nlohmann/json's suite does) join; a report without one is refused.
+Report merge_reports(std::vector<NamedReport> reports, std::vector<std::string>* order = nullptr,
+                     bool by_program = false);
+
+/// The name merge gives a case of `report` under by_program. Throws
+/// InputError when the report names no executable.
+std::string program_case_name(const NamedReport& report, std::string_view name);
 
 /// Whether every report is in Google Benchmark's layout (a counted
 /// benchmark's JSON, a test binary's --allocgate_out), not allocgate run's.
@@ -36,7 +46,8 @@ bool all_in_benchmark_layout(const std::vector<NamedReport>& reports);
 /// The reports in Google Benchmark's layout joined as they are, every key of
 /// every entry kept (`allocs/op`, `allocgate_leaked_blocks`, ...): the first
 /// file's context without its shard, then each file's entries, `files` in
-/// the order merge_reports joined them. Throws InputError.
-nlohmann::json join_benchmark_layout(const std::vector<std::string>& files);
+/// the order merge_reports joined them, each entry's name (and run_name)
+/// by program_case_name under `by_program`. Throws InputError.
+nlohmann::json join_benchmark_layout(const std::vector<std::string>& files, bool by_program = false);
 
 }  // namespace allocgate::reports

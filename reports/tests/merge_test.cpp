@@ -132,3 +132,40 @@ TEST(Merge, RefusesPiecesThatDoNotFit) {
 }
 
 }  // namespace
+
+// Two test binaries built from one file (json's test-conversions_cpp11 and
+// _cpp17) share their test names: --by-program names each case by its
+// program, and without it the refusal says so.
+TEST(Merge, ByProgramNamesEachCaseByTheExecutableItsReportNames) {
+  const auto binary = [](const std::string& source, const std::string& executable) {
+    NamedReport r = shard_report(source, "", {"conversions/get an object", "conversions/get a string"});
+    if (!executable.empty()) r.report.context[k::kExecutable] = executable;
+    return r;
+  };
+  EXPECT_EQ(merge_error({binary("a.json", "/build/tests/test-conversions_cpp11"),
+                         binary("b.json", "/build/tests/test-conversions_cpp17")}),
+            "case conversions/get a string is in both a.json and b.json, reports of two programs: --by-program "
+            "names each case by its program");
+  // One program's two processes (ctest's process per test run twice) are not two programs.
+  EXPECT_EQ(merge_error({binary("a.json", "/build/tests/t"), binary("b.json", "/build/tests/t")}),
+            "case conversions/get a string is in both a.json and b.json");
+
+  std::vector<std::string> order;
+  const Report merged = merge_reports(
+      {binary("a.json", "/build/tests/test-conversions_cpp11"), binary("b.json", "test-conversions_cpp17")}, &order,
+      /*by_program=*/true);
+  std::vector<std::string> names;
+  for (const CaseResult& c : merged.cases) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"test-conversions_cpp11/conversions/get an object",
+                                             "test-conversions_cpp11/conversions/get a string",
+                                             "test-conversions_cpp17/conversions/get an object",
+                                             "test-conversions_cpp17/conversions/get a string"}));
+  EXPECT_EQ(merged.cases[2].allocs_per_op, 25);  // the figures kept with their case
+
+  try {
+    merge_reports({binary("a.json", "/build/t"), binary("b.json", "")}, nullptr, true);
+    ADD_FAILURE() << "a report naming no executable was merged by program";
+  } catch (const InputError& e) {
+    EXPECT_STREQ(e.what(), "b.json: its context names no executable, so its cases cannot be named by their program");
+  }
+}

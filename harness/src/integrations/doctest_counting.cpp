@@ -12,7 +12,15 @@
 // (framework_code.h): what is allocated through a function of doctest's is
 // not the test's.
 
+// The suite's own doctest.h when it bundles one (a header directory, as
+// nlohmann/json does): the package settles which at configure time
+// (allocgate_settle_doctest), so that this listener and the suite's main
+// share one version's layouts.
+#ifdef ALLOCGATE_DOCTEST_HEADER
+#include ALLOCGATE_DOCTEST_HEADER
+#else
 #include <doctest/doctest.h>
+#endif
 
 #include <cstdlib>
 #include <iostream>

@@ -18,21 +18,10 @@ set -euo pipefail
 build=$1 source=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
 allocgate=$build/reports/allocgate
-rm -rf "$work" && mkdir -p "$work/apt/lists/partial" && cd "$work"
-
-# A scratch sources list: Debian's archive serves the source package.
-echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
-apt=(-o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o Dir::State::Lists="$work/apt/lists" -o APT::Sandbox::User=root)
-apt-get "${apt[@]}" update >apt.log 2>&1 || { tail -5 apt.log; fail "apt-get update of the scratch sources list"; }
-apt-get "${apt[@]}" source --download-only spdlog=1:1.10.0+ds-0.4 >>apt.log 2>&1 ||
-  apt-get "${apt[@]}" source --download-only spdlog >>apt.log 2>&1 || { tail -5 apt.log; fail "apt-get source spdlog"; }
-tar -xf spdlog_*.orig.tar.xz
-spdlog=$(find . -maxdepth 1 -type d -name 'spdlog-*' | head -1)
-tar -xf spdlog_*.debian.tar.xz -C "$spdlog"
-while read -r patch; do
-  [ -n "$patch" ] && patch -d "$spdlog" -p1 -s <"$spdlog/debian/patches/$patch"
-done <"$spdlog/debian/patches/series"
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
+# shellcheck source=debian_source.sh
+. "$source/tests/frameworks/real_suites/debian_source.sh"
+spdlog=$(debian_source spdlog 1:1.10.0+ds-0.4)
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPDLOG_BUILD_TESTS=ON -DSPDLOG_FMT_EXTERNAL=ON -DSPDLOG_BUILD_EXAMPLE=OFF)

@@ -12,21 +12,11 @@
 set -euo pipefail
 build=$1 source=$2 work=$3
 fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$work" && mkdir -p "$work/apt/lists/partial" && cd "$work"
-
-# A scratch sources list: Debian's archive serves the source package.
-echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
-apt=(-o Dir::Etc::SourceList="$work/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-  -o Dir::State::Lists="$work/apt/lists" -o APT::Sandbox::User=root)
-apt-get "${apt[@]}" update >apt.log 2>&1 || { tail -5 apt.log; fail "apt-get update of the scratch sources list"; }
-apt-get "${apt[@]}" source --download-only yaml-cpp >>apt.log 2>&1 || { tail -5 apt.log; fail "apt-get source yaml-cpp"; }
+rm -rf "$work" && mkdir -p "$work" && cd "$work"
 [ -d /usr/src/googletest ] || fail "Debian's googletest sources (/usr/src/googletest): apt-get install googletest"
-tar -xf yaml-cpp_*.orig.tar.xz
-yaml=$(find . -maxdepth 1 -type d -name 'yaml-cpp-*' | head -1)
-tar -xf yaml-cpp_*.debian.tar.xz -C "$yaml"
-while read -r patch; do
-  [ -n "$patch" ] && patch -d "$yaml" -p1 -s <"$yaml/debian/patches/$patch"
-done <"$yaml/debian/patches/series"
+# shellcheck source=debian_source.sh
+. "$source/tests/frameworks/real_suites/debian_source.sh"
+yaml=$(debian_source yaml-cpp)
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DYAML_CPP_BUILD_TESTS=ON -DYAML_BUILD_SHARED_LIBS=OFF)

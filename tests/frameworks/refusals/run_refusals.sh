@@ -9,7 +9,13 @@ here=$source/tests/frameworks/refusals
 rm -rf "$work"
 mkdir -p "$work"
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-tar -xzf "$(cd "$source/.." && pwd)/shared/compat/googletest-1.18.0.tar.gz" -C "$work"
+compat=$(cd "$source/.." && pwd)/shared/compat
+tar -xzf "$compat/googletest-1.18.0.tar.gz" -C "$work"
+# doctest 2.5.2's header bundled in a directory of the suite's, as
+# nlohmann/json bundles its doctest (Debian's doctest-dev is 2.4.9).
+tar -xzf "$compat/doctest-2.5.2.tar.gz" -C "$work"
+mkdir -p "$work/vendored"
+cp "$work/doctest-2.5.2/doctest/doctest.h" "$work/vendored/doctest.h"
 
 # configure NAME EXPECTED_EXIT PATTERN cmake-arguments...
 configure() {
@@ -26,7 +32,25 @@ configure() {
 configure old_version 1 "allocgate: GoogleTest 1.10.0 (GTest::gtest) is outside the versions allocgate is tested with (1.11 to 1.18): bring one of those, or set ALLOCGATE_UNTESTED_FRAMEWORKS=ON to try it" -DCASE=old_version
 configure old_version_allowed 0 "GoogleTest 1.10.0 (GTest::gtest) is outside the versions" -DCASE=old_version -DALLOCGATE_UNTESTED_FRAMEWORKS=ON
 configure shared_main 1 "tests links GTest::gtest_main, a shared library whose main() calls the framework where allocgate cannot count it: link allocgate::gtest_main in its place" -DCASE=shared_main -DGTEST_SOURCE="$work/googletest-1.18.0"
-configure doctest_after 1 "allocgate's doctest component is compiled against doctest::doctest, which this project has not got yet: find_package(doctest) or FetchContent_MakeAvailable(doctest) before find_package(allocgate COMPONENTS doctest)" -DCASE=doctest_after
+configure doctest_two_versions 1 "allocgate: test_main compiles with doctest 2.5.2 ($work/vendored/doctest.h) and doctest::doctest (which allocgate::doctest links) with doctest 2.4.9 (/usr/include/doctest/doctest.h): allocgate::doctest is compiled against the doctest.h the suite's main includes, so a suite brings one doctest" -DCASE=doctest_two_versions -DVENDORED_DOCTEST="$work/vendored"
+configure doctest_no_header 1 "allocgate: allocgate::doctest is linked by test_main, and no doctest.h is in the include directories there or in those of what is linked: link doctest::doctest (find_package(doctest), FetchContent) or add the directory of the doctest.h the suite's main includes" -DCASE=doctest_no_header
+
+# built_counts NAME: the doctest suite of case NAME builds, and its one test
+# is counted: 1 allocation of 101 bytes.
+built_counts() {
+  cmake --build "$work/$1" >"$work/$1_build.log" 2>&1 || { cat "$work/$1_build.log"; exit 1; }
+  ALLOCGATE_OUT="$work/$1.json" "$work/$1/doctest_tests" >"$work/$1_run.log" 2>&1 || { cat "$work/$1_run.log"; exit 1; }
+  local figures
+  figures=$(jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op"] | @tsv' "$work/$1.json")
+  [ "$figures" = "$(printf 'a string of 100 characters\t1\t101')" ] ||
+    { echo "FAIL: $1: '$figures', not 1 allocation of 101 B" >&2; exit 1; }
+}
+# A suite that bundles its doctest.h: the listener is compiled against it.
+configure doctest_header_directory 0 "allocgate::doctest: compiled against doctest 2.5.2 ($work/vendored/doctest.h), as test_main" -DCASE=doctest_header_directory -DVENDORED_DOCTEST="$work/vendored"
+built_counts doctest_header_directory
+# doctest found after allocgate: the listener compiled against it.
+configure doctest_after 0 "allocgate::doctest: compiled against doctest 2.4.9 (/usr/include/doctest/doctest.h), as doctest_tests" -DCASE=doctest_after
+built_counts doctest_after
 # The refusals belong to the targets that link a framework's integration: a
 # program of the harness alone configures, builds and counts with neither
 # framework to be found.
@@ -34,4 +58,4 @@ configure harness_only 0 "Build files have been written" -DCASE=harness_only -DC
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 cmake --build "$work/harness_only" >"$work/harness_only_build.log" 2>&1 || { cat "$work/harness_only_build.log"; exit 1; }
 "$work/harness_only/harness_only" || { echo "FAIL: the harness-only program counted wrong" >&2; exit 1; }
-echo "PASS: an old GoogleTest, a shared gtest_main and doctest found after allocgate refused in one line each; a harness-only program taken"
+echo "PASS: an old GoogleTest, a shared gtest_main, two doctest versions and no doctest header refused in one line each; a harness-only program, a bundled doctest header and doctest found after allocgate taken"

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: Apache-2.0
+# Sourced by the real suites' scripts. debian_source PACKAGE [VERSION]:
+# Debian's source package of that name (that version when the archive still
+# serves it), fetched through a scratch sources list in the working
+# directory, unpacked with its debian/ directory and its patches applied;
+# prints the tree's directory. Needs fail() of the caller.
+debian_source() {
+  local package=$1 version=${2:-}
+  mkdir -p apt/lists/partial
+  echo "deb-src http://deb.debian.org/debian bookworm main" >apt/sources.list
+  local apt=(-o Dir::Etc::SourceList="$PWD/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o Dir::State::Lists="$PWD/apt/lists" -o APT::Sandbox::User=root)
+  apt-get "${apt[@]}" update >apt.log 2>&1 || { tail -5 apt.log >&2; fail "apt-get update of the scratch sources list"; }
+  { [ -n "$version" ] && apt-get "${apt[@]}" source --download-only "$package=$version" >>apt.log 2>&1; } ||
+    apt-get "${apt[@]}" source --download-only "$package" >>apt.log 2>&1 ||
+    { tail -5 apt.log >&2; fail "apt-get source $package"; }
+  local before tree
+  before=$(find . -maxdepth 1 -mindepth 1 -type d | sort)
+  tar -xf "$(find . -maxdepth 1 -name "${package}_*.orig.tar.*" | head -1)"
+  tree=$(comm -13 <(echo "$before") <(find . -maxdepth 1 -mindepth 1 -type d | sort) | head -1)
+  [ -n "$tree" ] || fail "the source of $package unpacked to no directory"
+  tar -xf "$(find . -maxdepth 1 -name "${package}_*.debian.tar.*" | head -1)" -C "$tree"
+  if [ -f "$tree/debian/patches/series" ]; then
+    while read -r patch; do
+      case $patch in '' | '#'*) continue ;; esac
+      patch -d "$tree" -p1 -s <"$tree/debian/patches/${patch%% *}" || fail "$package's patch $patch"
+    done <"$tree/debian/patches/series"
+  fi
+  echo "$PWD/${tree#./}"
+}
