@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -54,6 +55,13 @@ extern "C" const bool allocgate_gtest_linked = true;
 extern "C" const bool allocgate_doctest_listener = true;
 
 extern "C" void allocgate_doctest_body();
+
+// doctest's registry of every test case, defined where the suite defines
+// DOCTEST_CONFIG_IMPLEMENT, with external linkage in every version
+// (2.5's header declares it too, 2.4's does not).
+namespace doctest::detail {
+std::set<TestCase>& getRegisteredTests();
+}  // namespace doctest::detail
 
 namespace allocgate::doctest_tests::detail {
 
@@ -90,12 +98,53 @@ struct Counting {
   // thread runs paused meanwhile: doctest's handling is not the test's.
   std::optional<PauseCounting> judging_later;
   integrations::RunNames names;
+  // Instances of templated test cases whose name and file another shares:
+  // each one's place among them (test_case_name), read once.
+  std::map<const ::doctest::detail::TestCase*, int> template_places;
+  bool template_places_read = false;
   bool started = false;
 };
 
 Counting& counting() {
   static Counting c;
   return c;
+}
+
+// doctest names the instances of a templated test case by their types'
+// TYPE_TO_STRING, and, before 2.4.9, "<>" for a type without one; a type
+// listed twice (std::uint8_t beside unsigned char) names two instances alike
+// in any version. Instances of one template then share a name (nlohmann/json's
+// "value_in_range_of trait<>": 24 types over three TEST_CASE_TEMPLATE_INVOKEs,
+// each numbering its own from 0). Each instance whose name and file another
+// registered instance shares is named by its place among them, in doctest's
+// own order (line, then place in the type list): "trait<#2>", "ASCII<unsigned
+// char #2>". The same in any run, filter, shard or order: the registry holds
+// every test case, whatever runs.
+std::string test_case_name(const ::doctest::detail::TestCase& test) {
+  std::string name = test.m_name;
+  if (test.m_template_id < 0 || name.empty() || name.back() != '>') return name;
+  Counting& c = counting();
+  if (!c.template_places_read) {
+    c.template_places_read = true;
+    using Key = std::pair<std::string, std::string>;  // file and name
+    std::map<Key, std::vector<const ::doctest::detail::TestCase*>> instances;
+    for (const ::doctest::detail::TestCase& registered : ::doctest::detail::getRegisteredTests()) {
+      if (registered.m_template_id >= 0)
+        instances[{registered.m_file.c_str(), registered.m_name}].push_back(&registered);
+    }
+    for (const auto& [key, alike] : instances) {
+      if (alike.size() < 2) continue;
+      for (std::size_t i = 0; i < alike.size(); ++i) c.template_places.emplace(alike[i], static_cast<int>(i) + 1);
+    }
+  }
+  const auto place = c.template_places.find(&test);
+  if (place == c.template_places.end()) return name;
+  name.pop_back();  // its '>', after the number
+  if (name.back() != '<') name += ' ';
+  name += '#';
+  name += std::to_string(place->second);
+  name += '>';
+  return name;
 }
 
 void add_pending_run() {
@@ -170,7 +219,7 @@ class CountingListener : public ::doctest::IReporter {
     c.test = &test;
     c.body = test.m_test;
     test.m_test = allocgate_doctest_body;
-    c.test_name = integrations::run_name_part(data.m_name);
+    c.test_name = integrations::run_name_part(test_case_name(test));
     c.names.test_case_begins(std::string(data.m_file.c_str()) + ":" + std::to_string(data.m_line));
     c.expects_failure = data.m_should_fail || data.m_may_fail || data.m_expected_failures > 0;
   }

@@ -43,7 +43,10 @@ expected=$(printf '%s\n' \
   "a thread's allocations are the test's	2	57	0	false" \
   "a small leak	1	4	4	false" \
   "a worker holds what it was handed	2	57	0	false" \
-  "an exception ends the test	2	146	0	true")
+  "an exception ends the test	2	146	0	true" \
+  "a test case per type<int #1>	1	12	0	false" \
+  "a test case per type<int #2>	1	12	0	false" \
+  "a test case per type<double>	1	24	0	false")
 diff <(echo "$expected") <(echo "$got") || fail "the runs' figures differ from what their code makes"
 check_static "$work/tests.json"
 
@@ -54,7 +57,7 @@ check_framework_code_cache "$got" doctest
 # The leak check, with doctest's spelling of the flag.
 status=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak >"$work/leak.log" 2>&1 || status=$?
-check_leak_failure "$work/leak.log" "$status" 1 $((51 + string)) "test cases: 11 \|  7 passed \| 4 failed"
+check_leak_failure "$work/leak.log" "$status" 1 $((51 + string)) "test cases: 14 \| 10 passed \| 4 failed"
 check_verdicts_hold "$work/build/tutorial_tests" --allocgate-fail-on-leak
 check_report_outputs "$work/build/tutorial_tests" 1 --no-skip "--test-case=ends the process"
 check_cxx11_suite

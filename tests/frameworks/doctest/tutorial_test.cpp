@@ -5,6 +5,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -93,6 +94,13 @@ TEST_CASE("a small leak") {
 TEST_CASE("a worker holds what it was handed") { verdict_cases::hand_work_to_a_worker(); }  // kept, not leaked
 
 TEST_CASE("an exception ends the test") { verdict_cases::throw_with_a_message(); }  // its blocks are not a leak
+
+// doctest names each instance by its type: int and std::int32_t are one
+// type, two instances of one name, each then named by its place.
+TEST_CASE_TEMPLATE("a test case per type", T, int, std::int32_t, double) {
+  const std::vector<T> v(3);  // 12 B, 12 B, 24 B
+  CHECK(v.size() == 3);
+}
 
 // Skipped (run with --no-skip): a run that ends inside a test writes no
 // report and says so, and an earlier run's report is not left for the gate.

@@ -4,6 +4,8 @@
 # Debian's googletest sources, as Debian builds it), plain and with
 # allocgate::gtest linked by adopt_gtest.cmake and no line of it changed:
 #  - the same tests pass;
+#  - the leak check names no test in ALLOCGATE_YAML_RUNS runs (10), and the
+#    figures of every run are the first's, so bounds recorded from one hold;
 #  - every test swept under allocation failure (--allocgate_fail_each, the
 #    first allocation of each distinct stack): every point tried ends with
 #    an outcome, the findings each name a line of yaml-cpp's, no test is
@@ -30,6 +32,17 @@ cmake -S "$yaml" -B adopted "${common[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
 plain=$(plain/test/yaml-cpp-tests 2>&1 | grep -E '^\[  (PASSED|FAILED)  \]' | head -1)
 adopted=$(adopted/test/yaml-cpp-tests --allocgate_out="$work/run.json" 2>&1 | grep -E '^\[  (PASSED|FAILED)  \]' | head -1)
 [ "$plain" = "$adopted" ] && [[ $plain == "[  PASSED  ]"* ]] || fail "plain: '$plain', adopted: '$adopted'"
+
+runs=${ALLOCGATE_YAML_RUNS:-10}
+for ((i = 1; i <= runs; i++)); do
+  status=0
+  adopted/test/yaml-cpp-tests --allocgate_fail_on_leak --allocgate_out="$work/leak$i.json" >leak$i.log 2>&1 || status=$?
+  [ "$status" = 0 ] || { grep -B2 -A8 -m3 " leaked " leak$i.log >&2 || tail -20 leak$i.log; fail "run $i of $runs with the leak check failed"; }
+  [ "$(jq -c '[.benchmarks[] | [.name, ."allocs/op", ."bytes/op", .peak_bytes]]' leak$i.json)" = \
+    "$(jq -c '[.benchmarks[] | [.name, ."allocs/op", ."bytes/op", .peak_bytes]]' run.json)" ] ||
+    fail "run $i of $runs: a test's figures differ from the first run's"
+done
+echo "leak check: no leak in $runs runs of $(jq '.benchmarks | length' run.json) tests, the same figures in each"
 
 began=$SECONDS
 status=0
