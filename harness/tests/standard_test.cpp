@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -112,5 +113,35 @@ TEST(StandardBehaviour, PlainNewIsAlignedForAnyFundamentalTypeThatFits) {
     ::operator delete(p);
   }
 }
+
+// With block headers, a delete of a block operator new did not make would
+// free a pointer 16 bytes off: glibc aborts inside free with no word of
+// where. The hook stops it in one line naming the delete's line instead.
+// (AddressSanitizer reads the bytes in front of a malloc'd block as a
+// redzone, and says it first.)
+#if ALLOCGATE_TEST_BLOCK_HEADERS && !defined(__SANITIZE_ADDRESS__)
+void* volatile g_foreign = nullptr;
+
+void delete_what_malloc_made() {
+  g_foreign = std::malloc(32);
+  ::operator delete(g_foreign);
+}
+
+void delete_twice() {
+  g_foreign = ::operator new(32);
+  ::operator delete(g_foreign);
+  ::operator delete(g_foreign);
+}
+
+TEST(ForeignDeleteDeathTest, AMallocdBlockDeletedIsStoppedNamingTheDelete) {
+  EXPECT_DEATH(delete_what_malloc_made(),
+               "allocgate: operator delete of 0x[0-9a-f]+, a block operator new did not allocate: malloc'd and "
+               "freed with delete, deleted twice.*\n.*the delete: .*delete_what_malloc_made.*standard_test.cpp:");
+}
+
+TEST(ForeignDeleteDeathTest, ABlockDeletedTwiceIsStopped) {
+  EXPECT_DEATH(delete_twice(), "allocgate: operator delete of 0x[0-9a-f]+, a block operator new did not allocate");
+}
+#endif
 
 }  // namespace

@@ -657,6 +657,24 @@ SiteProfile detail::profile_of_stack(void* const* frames, int depth, std::string
   return profile_of(table, source_root, all_of);
 }
 
+namespace {
+
+// The line of a delete the hook stopped (set_delete_site_writer): the
+// program's own innermost frame, as a site names it.
+void write_delete_site(void* const* frames, int depth) {
+  const SiteProfile where = detail::profile_of_stack(frames, depth, {});
+  std::string line = "allocgate: the delete: ";
+  line += where.sites.empty() ? std::string("a frame without symbols") : to_string(where.sites.front().where);
+  line += '\n';
+  std::fputs(line.c_str(), stderr);
+}
+
+// Set as this file loads: a program that symbolizes sites names a stopped
+// delete's line.
+[[maybe_unused]] const bool kDeleteSiteWriterSet = (detail::set_delete_site_writer(&write_delete_site), true);
+
+}  // namespace
+
 SiteProfile detail::live_profile(const CaptureSites& capture, std::string_view source_root) {
   SiteProfile profile = profile_of(*capture.table_, source_root, live_of);
   if (capture.others_) profile.merge(profile_of(capture.others_->table, source_root, live_of));

@@ -31,9 +31,13 @@
 // Build option: ALLOCGATE_REPLACE_OPERATORS=0 keeps the counters without the
 // replacements; used to test that the harness detects a missing hook.
 
+#include <execinfo.h>
 #include <malloc.h>
 #include <sched.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -477,6 +481,50 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   }
 }
 
+constinit std::atomic<DeleteSiteWriter> g_delete_site_writer{nullptr};
+
+void write_text(const char* text) noexcept {
+  for (std::size_t left = std::strlen(text); left > 0;) {
+    const ssize_t n = ::write(STDERR_FILENO, text, left);
+    if (n <= 0) return;
+    text += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+// A delete of a block whose header is not one operator new wrote: said in
+// one line, where it was called from, and the process stopped as
+// AddressSanitizer stops it (glibc would abort in free, saying only
+// "invalid pointer"). Nothing is counted any more: the hook is paused.
+[[noreturn, gnu::noinline, gnu::cold]] void stop_foreign_delete(void* user) noexcept {
+  t_state.mode |= kPaused;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "allocgate: operator delete of %p, a block operator new did not allocate: malloc'd and freed with "
+                "delete, deleted twice, or not a block's start (undefined behaviour: stopped here; AddressSanitizer's "
+                "alloc-dealloc-mismatch and double-free name where it was allocated)\n",
+                user);
+  write_text(line);
+  void* frames[64];
+  const int depth = ::backtrace(frames, 64);
+  if (const DeleteSiteWriter writer = g_delete_site_writer.load(std::memory_order_acquire); writer != nullptr) {
+    writer(frames, depth);
+  } else {
+    write_text("allocgate: the delete was called from:\n");
+    ::backtrace_symbols_fd(frames, depth, STDERR_FILENO);
+  }
+  std::abort();
+}
+
+// Whether the header in front of `user` is one the hook wrote: its check
+// right for its place and size, its offset one the hook writes. A malloc'd
+// block's 16 bytes in front are malloc's own; a deleted block's tag is 0.
+bool header_is_ours(const BlockHeader& h, const void* at) noexcept {
+  const std::size_t offset = offset_of(h.tag);
+  return (h.tag & kCheckBits) == header_check(at, h.size) && offset >= sizeof(BlockHeader) &&
+         (offset & (offset - 1)) == 0;
+}
+
 // `size` is what sized delete passed, or kUnknownSize. With block headers the
 // header's size wins: it cannot be wrong.
 [[gnu::noinline, maybe_unused]] void delete_general(void* user, std::size_t size) noexcept {
@@ -492,6 +540,7 @@ void* allocate_once(std::size_t size, std::size_t align, std::uint32_t flags) no
   std::uint64_t header_tag = 0;
   if (flags & kBlockHeaders) {
     const BlockHeader h = *header_of(user);
+    if (ALLOCGATE_UNLIKELY(!header_is_ours(h, header_of(user)))) stop_foreign_delete(user);
     header_tag = h.tag;
     forget_header(user);
     size = h.size;
@@ -645,6 +694,9 @@ template <bool kSized>
 }  // namespace
 
 ThreadState& thread_state() noexcept { return t_state; }
+void set_delete_site_writer(DeleteSiteWriter writer) noexcept {
+  g_delete_site_writer.store(writer, std::memory_order_release);
+}
 ProcessCounters& process_counters() noexcept { return g_process; }
 
 void capture_other_threads(StackTable* table) noexcept {

@@ -252,6 +252,18 @@ void uncount_block(void* block) noexcept;
 
 std::atomic<std::uint32_t>& hook_flags() noexcept;
 
+/// Writes on standard error where a delete the hook stopped was called from
+/// (`frames`, innermost first, the hook's own among them).
+using DeleteSiteWriter = void (*)(void* const* frames, int depth);
+
+/// With block headers linked, a delete of a block whose header operator new
+/// did not write (a malloc'd block, one deleted already, a pointer into a
+/// block) is undefined behaviour that glibc would abort on inside free, with
+/// no word of where: the hook stops it in one line instead, and names the
+/// delete's line through `writer` when allocgate::sites is linked (it sets
+/// one as it loads), or its functions as glibc's backtrace_symbols_fd does.
+void set_delete_site_writer(DeleteSiteWriter writer) noexcept;
+
 /// This file's path as the compiler saw it: the symbolizer tells the hook's
 /// own frames (internal helpers, unqualified in DWARF) by their file.
 const char* hook_source_file() noexcept;

@@ -114,7 +114,7 @@ Counting& counting() {
 // TYPE_TO_STRING, and, before 2.4.9, "<>" for a type without one; a type
 // listed twice (std::uint8_t beside unsigned char) names two instances alike
 // in any version. Instances of one template then share a name (nlohmann/json's
-// "value_in_range_of trait<>": 24 types over three TEST_CASE_TEMPLATE_INVOKEs,
+// "value_in_range_of trait<>": 20 types over two TEST_CASE_TEMPLATE_INVOKEs,
 // each numbering its own from 0). Each instance whose name and file another
 // registered instance shares is named by its place among them, in doctest's
 // own order (line, then place in the type list): "trait<#2>", "ASCII<unsigned
