@@ -516,15 +516,6 @@ void write_text(const char* text) noexcept {
   std::abort();
 }
 
-// Whether the header in front of `user` is one the hook wrote: its check
-// right for its place and size, its offset one the hook writes. A malloc'd
-// block's 16 bytes in front are malloc's own; a deleted block's tag is 0.
-bool header_is_ours(const BlockHeader& h, const void* at) noexcept {
-  const std::size_t offset = offset_of(h.tag);
-  return (h.tag & kCheckBits) == header_check(at, h.size) && offset >= sizeof(BlockHeader) &&
-         (offset & (offset - 1)) == 0;
-}
-
 // `size` is what sized delete passed, or kUnknownSize. With block headers the
 // header's size wins: it cannot be wrong.
 [[gnu::noinline, maybe_unused]] void delete_general(void* user, std::size_t size) noexcept {
@@ -540,7 +531,10 @@ bool header_is_ours(const BlockHeader& h, const void* at) noexcept {
   std::uint64_t header_tag = 0;
   if (flags & kBlockHeaders) {
     const BlockHeader h = *header_of(user);
-    if (ALLOCGATE_UNLIKELY(!header_is_ours(h, header_of(user)))) stop_foreign_delete(user);
+    // A malloc'd block's 16 bytes in front are malloc's own; a deleted block's tag is 0.
+    if (ALLOCGATE_UNLIKELY(!plausible_header(h, header_of(user), static_cast<std::size_t>(-1)))) {
+      stop_foreign_delete(user);
+    }
     header_tag = h.tag;
     forget_header(user);
     size = h.size;

@@ -1,9 +1,21 @@
 # SPDX-License-Identifier: Apache-2.0
-# Sourced by the real suites' scripts. debian_source PACKAGE [VERSION]:
+# Sourced by the real suites' scripts.
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# begin_real_suite BUILD_DIR WORK_DIR: WORK_DIR emptied and entered, and
+# allocgate installed from BUILD_DIR under WORK_DIR/prefix, where the
+# suite's project finds it as a user's would.
+begin_real_suite() {
+  rm -rf "$2" && mkdir -p "$2" && cd "$2"
+  cmake --install "$1" --prefix "$2/prefix" >/dev/null
+}
+
+# debian_source PACKAGE [VERSION]:
 # Debian's source package of that name (that version when the archive still
 # serves it), fetched through a scratch sources list in the working
 # directory, unpacked with its debian/ directory and its patches applied;
-# prints the tree's directory. Needs fail() of the caller.
+# prints the tree's directory.
 debian_source() {
   local package=$1 version=${2:-}
   mkdir -p apt/lists/partial

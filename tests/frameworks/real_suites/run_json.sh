@@ -28,13 +28,11 @@
 # Usage: run_json.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
 allocgate=$build/reports/allocgate
-rm -rf "$work" && mkdir -p "$work" && cd "$work"
 # shellcheck source=debian_source.sh
 . "$source/tests/frameworks/real_suites/debian_source.sh"
+begin_real_suite "$build" "$work"
 json=$(debian_source nlohmann-json3 3.11.2-2)
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
 
 # The test data json's ctest fixture clones from GitHub, out of reach: an
 # empty directory in its place, so the fixture passes and the tests run.

@@ -16,14 +16,12 @@
 # Usage: run_spdlog.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
 allocgate=$build/reports/allocgate
-rm -rf "$work" && mkdir -p "$work" && cd "$work"
 # shellcheck source=debian_source.sh
 . "$source/tests/frameworks/real_suites/debian_source.sh"
+begin_real_suite "$build" "$work"
 spdlog=$(debian_source spdlog 1:1.10.0+ds-0.4)
 
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
 common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DSPDLOG_BUILD_TESTS=ON -DSPDLOG_FMT_EXTERNAL=ON -DSPDLOG_BUILD_EXAMPLE=OFF)
 cmake -S "$spdlog" -B plain "${common[@]}" >plain.log 2>&1 && cmake --build plain -j2 >>plain.log 2>&1 ||
   { tail -20 plain.log; fail "building spdlog's suite plain"; }

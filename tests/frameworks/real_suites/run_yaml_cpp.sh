@@ -13,14 +13,12 @@
 # Usage: run_yaml_cpp.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
-fail() { echo "FAIL: $*" >&2; exit 1; }
-rm -rf "$work" && mkdir -p "$work" && cd "$work"
-[ -d /usr/src/googletest ] || fail "Debian's googletest sources (/usr/src/googletest): apt-get install googletest"
 # shellcheck source=debian_source.sh
 . "$source/tests/frameworks/real_suites/debian_source.sh"
+[ -d /usr/src/googletest ] || fail "Debian's googletest sources (/usr/src/googletest): apt-get install googletest"
+begin_real_suite "$build" "$work"
 yaml=$(debian_source yaml-cpp)
 
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
 common=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DYAML_CPP_BUILD_TESTS=ON -DYAML_BUILD_SHARED_LIBS=OFF)
 cmake -S "$yaml" -B plain "${common[@]}" >plain.log 2>&1 && cmake --build plain -j2 --target yaml-cpp-tests >>plain.log 2>&1 ||
   { tail -20 plain.log; fail "building yaml-cpp's suite plain"; }
