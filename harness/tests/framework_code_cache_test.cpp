@@ -91,13 +91,37 @@ TEST_F(FrameworkCodeCache, IsNotTakenForAnotherSetOfModules) {
 
 TEST_F(FrameworkCodeCache, IsNotTakenWhenALineDoesNotParse) {
   const std::vector<ModuleCode> loaded = {module("00aa", 1), module("00bb", 2)};
-  for (const std::string line : {"f 10", "f 20 10", "f 10 10", "f 10 20 30", "f zz 10", "module 00AA 0",
-                                 "module 00cc 2", "x 1 2", "module", ""}) {
+  // "f 18 30" overlaps the last module's range (10 to 20): the ranges are
+  // written sorted and merged, so it is not one of ours.
+  for (const std::string line : {"f 10", "f 20 10", "f 10 10", "f 10 20 30", "f zz 10", "f 18 30", "f 30 +40",
+                                 "f 30 40 ", "module 00AA 0", "module 00cc 2", "x 1 2", "module", ""}) {
     write_framework_code_cache(file(), "doctest", written());
     std::ofstream(file(), std::ios::app) << line << '\n';
     EXPECT_FALSE(read_framework_code_cache(file(), "doctest", loaded)) << '"' << line << '"';
   }
   EXPECT_FALSE(read_framework_code_cache(dir() / "none", "doctest", loaded));  // no cache
+}
+
+TEST_F(FrameworkCodeCache, KeepsEachModulesRangesSortedWithTouchingAndOverlappingOnesJoined) {
+  // A program's inlined calls, some 10^5 in a large suite, mostly follow
+  // one another: the cache holds the code they cover, not each call.
+  std::vector<ModuleCode> modules = written();
+  modules[0].framework = {{0x10300, 0x10340}, {0x10100, 0x10200}, {0x10200, 0x10280}, {0x10120, 0x10130}};
+  write_framework_code_cache(file(), "doctest", modules);
+  const auto read = read_framework_code_cache(file(), "doctest", {module("00aa", 0x10000), module("00bb", 0)});
+  ASSERT_TRUE(read.has_value());
+  const std::vector<CodeRange>& framework = (*read)[0].framework;
+  ASSERT_EQ(framework.size(), 2u);
+  EXPECT_EQ(framework[0].begin, 0x10100u);
+  EXPECT_EQ(framework[0].end, 0x10280u);
+  EXPECT_EQ(framework[1].begin, 0x10300u);
+  EXPECT_EQ(framework[1].end, 0x10340u);
+}
+
+TEST_F(FrameworkCodeCache, IsNotTakenWhenItsLastLineIsCutShort) {
+  write_framework_code_cache(file(), "doctest", written());
+  std::ofstream(file(), std::ios::app) << "f 30 40";  // a writer stopped mid-line: no newline
+  EXPECT_FALSE(read_framework_code_cache(file(), "doctest", {module("00aa", 1), module("00bb", 2)}));
 }
 
 TEST_F(FrameworkCodeCache, LeavesOutEmptyRangesAndIsNotWrittenForARangeBelowItsModule) {

@@ -748,6 +748,33 @@ TEST_F(ZeroCodeTests, AProcessATestAsksGitOnceForTheCommit) {
   }
 }
 
+// A program in no work tree, run from none (a build tree outside any
+// checkout): git is not started at all, where each process of a suite run a
+// test a process would pay its start twice for no answer.
+TEST_F(ZeroCodeTests, AProgramOutsideAnyWorkTreeStartsNoGit) {
+  for (std::filesystem::path at = dir_; !at.empty(); at = at.parent_path()) {
+    if (std::filesystem::exists(at / ".git")) GTEST_SKIP() << "the scratch directory is in a work tree: " << at;
+    if (at == at.root_path()) break;
+  }
+  std::filesystem::copy_file(kSuite, path("suite"));
+  std::filesystem::permissions(path("suite"), std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
+  std::filesystem::create_directory(path("bin"));
+  write("bin/git", "#!/bin/sh\necho \"$@\" >>" + path("git-runs") + "\nexit 1\n");
+  std::filesystem::permissions(path("bin/git"), std::filesystem::perms::owner_exec, std::filesystem::perm_options::add);
+  const auto counted = run("cd " + path(".") + " && env PATH=" + path("bin") + ":/usr/bin:/bin ./suite" +
+                           " --gtest_filter=Strings.* --allocgate_out=" + path("r.json"));
+  ASSERT_EQ(counted.code, 0) << counted.output;
+  EXPECT_FALSE(read_json(path("r.json")).at("context").contains("git_commit"));
+  EXPECT_FALSE(std::filesystem::exists(path("git-runs")));
+  // The same program beside a .git (a file, as a worktree has): git is asked.
+  write(".git", "gitdir: " + path("nowhere") + "\n");
+  ASSERT_EQ(run("cd " + path(".") + " && env PATH=" + path("bin") + ":/usr/bin:/bin ./suite" +
+                " --gtest_filter=Strings.* --allocgate_out=" + path("r.json"))
+                .code,
+            0);
+  EXPECT_TRUE(std::filesystem::exists(path("git-runs")));
+}
+
 TEST_F(ZeroCodeTests, BadFlagsAndUnwritableReportsAreRefusedBeforeAnyTestRuns) {
   const auto unknown = run(kSuite + " --allocgate_outt=x.json");
   EXPECT_EQ(unknown.code, 1);

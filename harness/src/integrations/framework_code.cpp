@@ -5,10 +5,11 @@
 #include "integrations/framework_code.h"
 
 #include <dwarf.h>
+#include <elf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
-#include <sys/auxv.h>
+#include <link.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -147,10 +148,46 @@ std::string build_id_of(Dwfl_Module* module) {
   return hex;
 }
 
-int list_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr start, void* arg) {
+// The modules the dynamic loader has loaded (the program, its libraries,
+// the vDSO), each with its build id read from its notes in memory and its
+// lowest address: no file opened, no debug information read, so that a
+// process that takes a cache starts as fast as one that counts nothing.
+int list_loaded(dl_phdr_info* info, std::size_t, void* arg) {
   auto& modules = *static_cast<std::vector<ModuleCode>*>(arg);
-  modules.push_back({build_id_of(module), static_cast<std::uintptr_t>(start), {}, {}, false});
-  return DWARF_CB_OK;
+  ModuleCode module;
+  std::uintptr_t lowest = UINTPTR_MAX;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& header = info->dlpi_phdr[i];
+    if (header.p_type == PT_LOAD) lowest = std::min<std::uintptr_t>(lowest, header.p_vaddr & ~(header.p_align - 1));
+    if (header.p_type != PT_NOTE || !module.build_id.empty()) continue;
+    // The notes, each a header, its name and its description, 4-aligned.
+    const auto* at = reinterpret_cast<const unsigned char*>(info->dlpi_addr + header.p_vaddr);
+    const unsigned char* const end = at + header.p_memsz;
+    const auto aligned = [](std::size_t n) { return (n + 3) & ~std::size_t{3}; };
+    while (static_cast<std::size_t>(end - at) >= sizeof(ElfW(Nhdr))) {
+      ElfW(Nhdr) note;
+      std::memcpy(&note, at, sizeof note);
+      const unsigned char* name = at + sizeof note;
+      const unsigned char* bits = name + aligned(note.n_namesz);
+      if (note.n_namesz > static_cast<std::size_t>(end - name) ||
+          note.n_descsz > static_cast<std::size_t>(end - bits)) {
+        break;
+      }
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+        constexpr char kDigits[] = "0123456789abcdef";
+        for (std::size_t k = 0; k < note.n_descsz; ++k) {
+          module.build_id += kDigits[bits[k] >> 4];
+          module.build_id += kDigits[bits[k] & 15];
+        }
+        break;
+      }
+      at = bits + aligned(note.n_descsz);
+    }
+  }
+  if (lowest == UINTPTR_MAX) return 0;  // nothing mapped: not a module
+  module.start = info->dlpi_addr + lowest;
+  modules.push_back(std::move(module));
+  return 0;
 }
 
 int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr start, void* arg) {
@@ -182,19 +219,38 @@ int search_module(Dwfl_Module* module, void**, const char*, Dwarf_Addr start, vo
   return DWARF_CB_OK;
 }
 
-// Sorted by start, overlaps (aliases of one function) merged.
+// What the walk found, a module for each the loader lists (by build id),
+// from the loader's start of it, for the cache: the next process matches
+// its modules by the loader's list. A module the walk found and the loader
+// does not list (mapped some other way) and there is no cache to write.
+std::vector<ModuleCode> as_loaded(const std::vector<ModuleCode>& walked, const std::vector<ModuleCode>& loaded) {
+  std::vector<ModuleCode> modules;
+  for (const ModuleCode& module : loaded) {
+    const auto found =
+        std::find_if(walked.begin(), walked.end(), [&](const ModuleCode& m) { return m.build_id == module.build_id; });
+    modules.push_back(found == walked.end() ? module : *found);
+    modules.back().start = module.start;
+  }
+  const bool all = std::all_of(walked.begin(), walked.end(), [&](const ModuleCode& m) {
+    return (m.framework.empty() && m.boundaries.empty()) ||
+           std::any_of(loaded.begin(), loaded.end(), [&](const ModuleCode& l) { return l.build_id == m.build_id; });
+  });
+  return all ? modules : std::vector<ModuleCode>{};
+}
+
+// Sorted by start, overlaps (aliases of one function) merged, in place.
 void sort_and_merge(std::vector<detail::CodeRange>& ranges) {
-  std::sort(ranges.begin(), ranges.end(),
-            [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; });
-  std::vector<detail::CodeRange> merged;
+  const auto by_start = [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; };
+  if (!std::is_sorted(ranges.begin(), ranges.end(), by_start)) std::sort(ranges.begin(), ranges.end(), by_start);
+  std::size_t kept = 0;
   for (const detail::CodeRange& range : ranges) {
-    if (!merged.empty() && range.begin <= merged.back().end) {
-      merged.back().end = std::max(merged.back().end, range.end);
+    if (kept != 0 && range.begin <= ranges[kept - 1].end) {
+      ranges[kept - 1].end = std::max(ranges[kept - 1].end, range.end);
     } else {
-      merged.push_back(range);
+      ranges[kept++] = range;
     }
   }
-  ranges = std::move(merged);
+  ranges.resize(kept);
 }
 
 }  // namespace
@@ -222,33 +278,46 @@ bool names_framework(std::string_view mangled, std::string_view framework_namesp
 FrameworkCode::FrameworkCode(std::string_view framework_namespace, bool (*is_boundary)(std::string_view),
                              bool (*needs_inlined_calls)(std::string_view), const std::string& cache_directory) {
   const PauseCounting pause;
-  static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
-  Dwfl* dwfl = dwfl_begin(&callbacks);
-  if (dwfl == nullptr) throw std::runtime_error("libdwfl could not start");
-  dwfl_report_begin(dwfl);
-  dwfl_linux_proc_report(dwfl, getpid());
-  dwfl_report_end(dwfl, nullptr, nullptr);
-  // A cache, for a program whose every module has a build id.
+  std::vector<ModuleCode> loaded;
+  dl_iterate_phdr(list_loaded, &loaded);
+  // A cache, for a program whose every module has a build id; the first the
+  // loader lists is the program.
   std::filesystem::path cache;
   std::optional<std::vector<ModuleCode>> modules;
-  if (!cache_directory.empty()) {
-    std::vector<ModuleCode> loaded;
-    dwfl_getmodules(dwfl, list_module, &loaded, 0);
-    Dwfl_Module* program = dwfl_addrmodule(dwfl, getauxval(AT_ENTRY));
-    const bool named =
-        std::none_of(loaded.begin(), loaded.end(), [](const ModuleCode& m) { return m.build_id.empty(); });
-    if (program != nullptr && named) {
-      cache = framework_code_cache(cache_directory, framework_namespace, build_id_of(program));
-      modules = read_framework_code_cache(cache, framework_namespace, loaded);
-    }
+  if (!cache_directory.empty() && !loaded.empty() &&
+      std::none_of(loaded.begin(), loaded.end(), [](const ModuleCode& m) { return m.build_id.empty(); })) {
+    cache = framework_code_cache(cache_directory, framework_namespace, loaded.front().build_id);
+    modules = read_framework_code_cache(cache, framework_namespace, loaded);
   }
   if (!modules) {
+    static const Dwfl_Callbacks callbacks = {dwfl_linux_proc_find_elf, dwfl_standard_find_debuginfo, nullptr, nullptr};
+    Dwfl* dwfl = dwfl_begin(&callbacks);
+    if (dwfl == nullptr) throw std::runtime_error("libdwfl could not start");
+    dwfl_report_begin(dwfl);
+    dwfl_linux_proc_report(dwfl, getpid());
+    dwfl_report_end(dwfl, nullptr, nullptr);
     modules.emplace();
     Search search{framework_namespace, needs_inlined_calls, is_boundary, &*modules};
     dwfl_getmodules(dwfl, search_module, &search, 0);
-    if (!cache.empty()) write_framework_code_cache(cache, framework_namespace, *modules);
+    dwfl_end(dwfl);
+    if (!cache.empty()) {
+      if (const std::vector<ModuleCode> kept = as_loaded(*modules, loaded); !kept.empty()) {
+        write_framework_code_cache(cache, framework_namespace, kept);
+      }
+    }
   }
-  dwfl_end(dwfl);
+  // The modules in address order: each one's ranges (a cache's are sorted)
+  // then follow one another, and the sort below finds them sorted.
+  std::sort(modules->begin(), modules->end(),
+            [](const ModuleCode& a, const ModuleCode& b) { return a.start < b.start; });
+  std::size_t framework = 0;
+  std::size_t boundaries = 0;
+  for (const ModuleCode& module : *modules) {
+    framework += module.framework.size();
+    boundaries += module.boundaries.size();
+  }
+  framework_.reserve(framework);
+  boundaries_.reserve(boundaries);
   for (const ModuleCode& module : *modules) {
     framework_.insert(framework_.end(), module.framework.begin(), module.framework.end());
     boundaries_.insert(boundaries_.end(), module.boundaries.begin(), module.boundaries.end());

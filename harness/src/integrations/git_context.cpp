@@ -52,7 +52,25 @@ std::optional<std::string> git(const std::string& dir, std::vector<std::string> 
   return text;
 }
 
+// Whether git could find a repository for `dir`: a .git (a directory, or a
+// worktree's or submodule's file) in it or above it, or one named by the
+// environment. A directory in none (a build tree outside any checkout, as
+// ctest runs a test a process there) spares git's start, twice a process.
+bool maybe_in_a_repository(const std::filesystem::path& dir) {
+  if (std::getenv("GIT_DIR") != nullptr || std::getenv("GIT_WORK_TREE") != nullptr) return true;
+  std::error_code error;
+  for (std::filesystem::path at = std::filesystem::absolute(dir, error); !error && !at.empty(); at = at.parent_path()) {
+    if (std::filesystem::symlink_status(at / ".git", error).type() != std::filesystem::file_type::not_found) {
+      return true;
+    }
+    error.clear();
+    if (at == at.root_path()) return false;
+  }
+  return true;  // not told: git is asked
+}
+
 std::optional<GitState> state_of(const std::string& dir) {
+  if (!maybe_in_a_repository(dir)) return std::nullopt;
   std::optional<std::string> commit = git(dir, {"rev-parse", "--verify", "HEAD"});
   if (!commit) return std::nullopt;
   while (!commit->empty() && (commit->back() == '\n' || commit->back() == '\r')) commit->pop_back();
@@ -156,9 +174,11 @@ std::optional<GitState> git_state() {
       if (auto state = kept_state(kept, key)) return state;
     }
     if (auto state = state_of(executable.parent_path().string())) {
-      if (!key.empty()) {
+      // Keyed by the repository as git left it: `git status` rewrites a
+      // stale index, and a key taken before would never match again.
+      if (const std::string after = key.empty() ? key : state_key(executable); !after.empty()) {
         try {  // for the next process; without it, git is asked again
-          files::write_file_atomically(kept, key + "\n---\n" + state->commit + ' ' +
+          files::write_file_atomically(kept, after + "\n---\n" + state->commit + ' ' +
                                                  (!state->dirty   ? "-"
                                                   : *state->dirty ? "1"
                                                                   : "0") +
