@@ -374,11 +374,12 @@ void benchmark_sections(std::ostream& body, PageData& data, const Report& report
   }
 }
 
-// A test report's (allocgate::gtest's): what a reader looks for first, the
-// tests that leak, keep memory or allocate most, then one table per test
-// suite, leaking and heaviest tests first, sortable by any column. A test's
-// sites and stacks are in a <details> of its own, its flame graph drawn when
-// it is opened. No chart: a test is one run of its own code, not a series.
+// A test report's (allocgate::gtest's, catch2's, doctest's): what a reader
+// looks for first, the suite at a glance (every test as wide as it
+// allocates, by suite, the leaking ones in red), the tests that leak, keep
+// memory or allocate most, then one table per test suite, leaking and
+// heaviest tests first, sortable by any column. A test's sites and stacks
+// are in a <details> of its own, its flame graph drawn when it is opened.
 struct TestRow {
   const CaseResult* c;
   double kept_bytes = 0;
@@ -440,6 +441,101 @@ void test_table(std::ostream& body, const std::vector<TestRow>& rows, bool with_
   body << "</table>\n";
 }
 
+// The suite at a glance: a graph of the run (as a flame graph draws
+// stacks), its suites (or test cases) under it and their tests (or runs)
+// under each, as wide as they allocate (or, chosen, their bytes or their
+// leaks). Its nodes are kept to kGlanceSuites suites, in the page's order
+// (leaking first, then by their heaviest test), and kGlanceTests tests, the
+// heaviest of each suite first: the others are one node, "and N more".
+constexpr std::size_t kGlanceSuites = 200;
+constexpr std::size_t kGlanceTests = 2000;
+
+void suite_at_a_glance(std::ostream& body, PageData& data,
+                       const std::vector<std::pair<std::string, std::vector<TestRow>>>& suites, bool runs_by_path) {
+  std::size_t tests = 0;
+  for (const auto& suite : suites) tests += suite.second.size();
+  const auto figures = [](double allocs, double bytes, double leaked) {
+    return nlohmann::json::array({files::json_number(allocs), files::json_number(bytes), files::json_number(leaked)});
+  };
+  const std::size_t drawn = std::min(suites.size(), kGlanceSuites);
+  const std::size_t each = std::max<std::size_t>(1, kGlanceTests / std::max<std::size_t>(1, drawn));
+  double all_allocs = 0, all_bytes = 0, all_leaked = 0;
+  double more_allocs = 0, more_bytes = 0, more_leaked = 0;
+  nlohmann::json children = nlohmann::json::array();
+  for (std::size_t at = 0; at < suites.size(); ++at) {
+    const auto& [suite, rows] = suites[at];
+    if (at >= drawn) {
+      for (const TestRow& row : rows) {
+        more_allocs += row.c->allocs_per_op;
+        more_bytes += row.c->bytes_per_op.value_or(0);
+        more_leaked += row.c->leaked_bytes_per_op.value_or(0);
+      }
+      continue;
+    }
+    double allocs = 0, bytes = 0, leaked = 0, rest_allocs = 0, rest_bytes = 0, rest_leaked = 0;
+    nlohmann::json tests_of = nlohmann::json::array();
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const CaseResult& c = *rows[i].c;
+      const double a = c.allocs_per_op, b = c.bytes_per_op.value_or(0), l = c.leaked_bytes_per_op.value_or(0);
+      allocs += a, bytes += b, leaked += l;
+      if (i < each) {
+        // Under its suite, a test is named by the rest of its name
+        // (Suite.Test: Test; a test case's run case/section: section).
+        const char separator = runs_by_path ? '/' : '.';
+        const bool under = !suite.empty() && c.name.size() > suite.size() + 1 &&
+                           c.name.compare(0, suite.size(), suite) == 0 && c.name[suite.size()] == separator;
+        const std::string name = under ? c.name.substr(suite.size() + 1) : c.name;
+        tests_of.push_back({{"name", name},
+                            {"location", c.test_failed ? c.name + " (failed)" : c.name},
+                            {"hint", ""},
+                            {"leaked", l > 0},
+                            {"figures", figures(a, b, l)}});
+      } else {
+        rest_allocs += a, rest_bytes += b, rest_leaked += l;
+      }
+    }
+    if (rows.size() > each) {
+      tests_of.push_back({{"name", "and " + std::to_string(rows.size() - each) + " more"},
+                          {"location", ""},
+                          {"hint", ""},
+                          {"leaked", rest_leaked > 0},
+                          {"figures", figures(rest_allocs, rest_bytes, rest_leaked)}});
+    }
+    all_allocs += allocs, all_bytes += bytes, all_leaked += leaked;
+    children.push_back({{"name", suite.empty() ? std::string("(no suite)") : suite},
+                        {"location", std::to_string(rows.size()) + (rows.size() == 1 ? " test" : " tests")},
+                        {"hint", ""},
+                        {"leaked", leaked > 0},
+                        {"figures", figures(allocs, bytes, leaked)},
+                        {"children", std::move(tests_of)}});
+  }
+  if (suites.size() > drawn) {
+    children.push_back({{"name", "and " + std::to_string(suites.size() - drawn) + " more"},
+                        {"location", runs_by_path ? "test cases" : "suites"},
+                        {"hint", ""},
+                        {"leaked", more_leaked > 0},
+                        {"figures", figures(more_allocs, more_bytes, more_leaked)}});
+    all_allocs += more_allocs, all_bytes += more_bytes, all_leaked += more_leaked;
+  }
+  if (all_allocs == 0 && all_bytes == 0) return;  // nothing to draw: every test allocates nothing
+  const std::string id = data.id("flame");
+  body << "<section class=\"suite\"><h2>The suite at a glance</h2>\n<p>Each " << (runs_by_path ? "run" : "test")
+       << " as wide as it allocates, under its " << (runs_by_path ? "test case" : "suite")
+       << "; a leaking one in red. Click one to zoom in; choose the width by bytes or by leaks.</p>\n"
+       << "<div class=\"flame\" id=\"" << id << "\"></div></section>\n";
+  data.flames.push_back({{"id", id},
+                         {"title", "the suite"},
+                         {"differential", false},
+                         {"figures", {"allocs/op", "B/op", "leaked B"}},
+                         {"tree",
+                          {{"name", "all " + std::to_string(tests) + (runs_by_path ? " runs" : " tests")},
+                           {"location", ""},
+                           {"hint", ""},
+                           {"leaked", false},  // the run: what leaks is drawn red in it
+                           {"figures", figures(all_allocs, all_bytes, all_leaked)},
+                           {"children", std::move(children)}}}});
+}
+
 void test_sections(std::ostream& body, PageData& data, const Report& report) {
   std::deque<CaseResult> decoded;
   std::vector<TestRow> all;
@@ -459,6 +555,12 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
   body << "<p class=\"summary\">" << all.size() << (runs_by_path ? " runs of " : " tests in ") << suites.size()
        << (runs_by_path ? " test cases: " : " suites: ") << leaking << " leaking, " << keeping
        << " keeping memory (reachable at their end), " << failed << " failed.</p>\n";
+  // Suites with a leaking test first, then by their heaviest test.
+  std::vector<std::pair<std::string, std::vector<TestRow>>> ordered(suites.begin(), suites.end());
+  for (auto& [name, rows] : ordered) std::stable_sort(rows.begin(), rows.end(), heavier);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
+  suite_at_a_glance(body, data, ordered, runs_by_path);
   std::vector<TestRow> heaviest = all;
   const std::size_t shown = std::min<std::size_t>(heaviest.size(), 20);
   std::partial_sort(heaviest.begin(), heaviest.begin() + static_cast<std::ptrdiff_t>(shown), heaviest.end(), heavier);
@@ -467,11 +569,6 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
   test_table(body, heaviest, true, runs_by_path);
   body << "</section>\n";
 
-  // Suites with a leaking test first, then by their heaviest test.
-  std::vector<std::pair<std::string, std::vector<TestRow>>> ordered(suites.begin(), suites.end());
-  for (auto& [name, rows] : ordered) std::stable_sort(rows.begin(), rows.end(), heavier);
-  std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
   for (auto& [suite, rows] : ordered) {
     if (!data.budget.take_section()) continue;
     body << "<section class=\"suite\"><h2 id=\"" << id_text(test_anchor(suite)) << "\">"

@@ -14,9 +14,11 @@
 //     labels may name an entry of axes instead: its labels and
 //     tooltip_titles, carried once for the many charts that share them.
 //   axes: {name: {labels, tooltip_titles}} (a history's runs).
-//   flames: [{id, title, differential, tree}]
+//   flames: [{id, title, differential, figures, tree}]
 //     A flame graph into that element. A node is {name, location, hint,
-//     figures: [allocs, bytes, temporaries] per operation, children} (not
+//     figures: [allocs, bytes, temporaries] per operation (or what the
+//     graph's own figures name: a suite's allocs, bytes, leaked bytes),
+//     leaked (drawn red), children} (not
 //     v or c, which d3-flame-graph reads as value and children); in a
 //     differential graph also base: [allocs, bytes, temporaries] and change
 //     (new, grown, shrunk, gone, same).
@@ -211,7 +213,7 @@
   }
 
   // Flame graphs.
-  const metrics = [['allocs/op', 0], ['bytes/op', 1], ['temporaries/op', 2]];
+  const stackFigures = ['allocs/op', 'B/op', 'temporaries/op'];
   const changeColors = {new: '#d62728', grown: '#fc9272', shrunk: '#9ecae1', gone: '#3182bd', same: '#d9d9d9'};
 
   // A differential graph is as wide as its width (what went away stays seen).
@@ -220,12 +222,11 @@
     (node.children || []).forEach((child) => setValues(child, metric));
   }
 
-  function figures(v) {
-    return number.format(v[0]) + ' allocs/op, ' + number.format(v[1]) + ' B/op, ' + number.format(v[2]) +
-           ' temporaries/op';
+  function figures(v, labels) {
+    return v.map((value, i) => number.format(value) + ' ' + labels[i]).join(', ');
   }
 
-  function tooltipHtml(node) {
+  function tooltipHtml(node, labels) {
     let html = '<b>' + escape(node.name) + '</b>';
     if (node.location) html += '<br>' + escape(node.location);
     if (node.base) {
@@ -233,7 +234,7 @@
               number.format(node.figures[0]) + ' allocs/op, ' + number.format(node.base[1]) + ' \u2192 ' +
               number.format(node.figures[1]) + ' B/op';
     } else {
-      html += '<br>' + escape(figures(node.figures));
+      html += '<br>' + escape(figures(node.figures, labels));
     }
     if (node.hint) html += '<br>fix: ' + escape(node.hint);
     return html;
@@ -246,10 +247,11 @@
     const controls = document.createElement('div');
     controls.className = 'flame-controls';
     let metric = spec.differential ? -1 : 0;
+    const labels = spec.figures || stackFigures;
     if (!spec.differential) {
       const select = document.createElement('select');
       select.setAttribute('aria-label', 'width by');
-      metrics.forEach(([label, index]) => select.add(new Option('width: ' + label, String(index))));
+      labels.forEach((label, index) => select.add(new Option('width: ' + label, String(index))));
       select.addEventListener('change', () => {
         metric = Number(select.value);
         setValues(spec.tree, metric);
@@ -269,7 +271,7 @@
     const graph = document.createElement('div');
     holder.appendChild(graph);
 
-    const tip = flamegraph.tooltip.defaultFlamegraphTooltip().html((d) => tooltipHtml(d.data));
+    const tip = flamegraph.tooltip.defaultFlamegraphTooltip().html((d) => tooltipHtml(d.data, labels));
     const chart = flamegraph()
       .width(Math.max(holder.clientWidth, 480))
       .cellHeight(18)
@@ -283,6 +285,9 @@
       .setSearchMatch((d, term) => Boolean(term) && d.data.name.includes(term))
       .setColorMapper((d, original) => {
         if (d.data.change) return changeColors[d.data.change];
+        // A graph of tests (its own figures): blue, and what leaks red, so
+        // that a leak is not one warm colour among the flame's others.
+        if (spec.figures) return d.data.leaked ? '#d62728' : '#9ecae1';
         if (d.data.name === '[truncated]') return '#bdbdbd';
         return original;
       });

@@ -18,8 +18,10 @@
 // page says what it cut on its first screen (its #cut element holds CUT;
 // CUT "-": nothing is cut, and no #cut); a table's heading
 // sorts it. The page is not scrolled through: it is too long for that.
-// --tests: a test report's page: its tables sort by a click on a heading,
-// both ways, and a test's flame graph is drawn when its details are opened.
+// --tests: a test report's page: the suite at a glance drawn at load (a
+// leaking test red, a clean one not), its tables sort by a click on a
+// heading, both ways, and a test's flame graph is drawn when its details are
+// opened.
 // --marks: every chart with marked points (a history's changes) marks the
 // runs of exactly these commits (comma-separated), and one chart at least does.
 // Exit 0: pass; 1: a check failed; 77: no Chromium (ctest: skipped).
@@ -220,6 +222,22 @@ function fail(message) {
     }
 
     if (tests) {
+      // The suite at a glance, drawn at load: its run, suites and tests as
+      // frames; a leaking test's frame red, another's not.
+      const glance = await page.evaluate(() => {
+        const holder = document.querySelector('section.suite .flame');
+        if (!holder || !holder.flame) return null;
+        return [...holder.querySelectorAll('svg g')].filter((g) => g.__data__).map((g) => ({
+          name: g.__data__.data.name, leaked: Boolean(g.__data__.data.leaked),
+          fill: (g.querySelector('rect') || {}).getAttribute ? g.querySelector('rect').getAttribute('fill') : ''}));
+      });
+      if (!glance) fail('no suite-at-a-glance graph drawn at load');
+      else {
+        const leaking = glance.find((f) => f.leaked && f.name === 'ADeliberateLeak');
+        const clean = glance.find((f) => !f.leaked && f.name === 'CopyOfALongString');
+        if (!leaking || leaking.fill !== '#d62728') fail(`the leaking test is not drawn red: ${JSON.stringify(leaking)}`);
+        if (!clean || clean.fill === '#d62728') fail(`a clean test is drawn red or missing: ${JSON.stringify(clean)}`);
+      }
       // allocs/op, the second column: a click sorts the rows by it, most first; another, fewest first.
       const order = async () => page.evaluate(() => [...document.querySelector('table.sortable').tBodies[0].rows]
                                                       .map((row) => Number(row.cells[1].dataset.v)));

@@ -101,7 +101,7 @@ check "$work/history10k.html" "$work/history10k.png" --large -
 if [ -n "$tests" ]; then
   "$tests" --allocgate_sites --gtest_filter=-Failures.*:Death.* --allocgate_out="$work/tests.json" >/dev/null 2>&1
   "$allocgate" table --html --out "$work/tests.html" "$work/tests.json"
-  check "$work/tests.html" "$work/tests.png" --charts 0 --flames 0 --tests
+  check "$work/tests.html" "$work/tests.png" --charts 0 --flames 1 --tests  # the suite at a glance
   grep -q 'id="suite-Leaks"' "$work/tests.html" || { echo "FAIL: no section for the suite Leaks"; exit 1; }
 fi
 echo "PASS"

@@ -160,6 +160,83 @@ TEST(Table, ACatch2OrDoctestReportHasASectionPerTestCase) {
   EXPECT_NE(body.find("<a href=\"#suite-vectors grow\">vectors grow/push_back</a>"), std::string::npos) << body;
 }
 
+// A test report's page draws the suite at a glance: a graph of the run, its
+// suites and their tests, each as wide as it allocates, a leaking one
+// marked; a suite's tests past the graph's share are one node.
+TEST(Table, ATestReportsPageDrawsTheSuiteAtAGlance) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  const auto add = [&](const std::string& name, int allocs, int leaked) {
+    benchmarks.push_back({{"name", name},
+                          {"allocs/op", allocs},
+                          {"bytes/op", 8 * allocs},
+                          {"leaked_bytes/op", leaked},
+                          {"iterations", 1}});
+  };
+  add("Parse.Short", 3, 0);
+  add("Parse.Long", 7, 16);
+  for (int i = 0; i < 2100; ++i) add("Many.Test" + std::to_string(i), 1, 0);
+  const Report r = report_from_json(
+      nlohmann::json{{"context", {{"allocgate_tests", "googletest"}}}, {"benchmarks", benchmarks}}, "tests.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const std::string html = out.str();
+  EXPECT_NE(page_text::body_of(html).find("<h2>The suite at a glance</h2>"), std::string::npos);
+  const nlohmann::json data = page_data(html);
+  ASSERT_FALSE(data["flames"].empty());
+  const nlohmann::json& glance = data["flames"][0];
+  EXPECT_EQ(glance["figures"], nlohmann::json({"allocs/op", "B/op", "leaked B"}));
+  const nlohmann::json& run = glance["tree"];
+  EXPECT_EQ(run["name"], "all 2102 tests");
+  EXPECT_EQ(run["figures"], nlohmann::json({2110, 8 * 2110, 16}));
+  EXPECT_FALSE(run["leaked"]);  // what leaks is red in it, not the whole run
+  ASSERT_EQ(run["children"].size(), 2u);
+  const nlohmann::json& parse = run["children"][0];  // the suite with a leaking test first
+  EXPECT_EQ(parse["name"], "Parse");
+  EXPECT_EQ(parse["figures"], nlohmann::json({10, 80, 16}));
+  ASSERT_EQ(parse["children"].size(), 2u);
+  EXPECT_EQ(parse["children"][0]["name"], "Long");
+  EXPECT_EQ(parse["children"][0]["location"], "Parse.Long");
+  EXPECT_TRUE(parse["children"][0]["leaked"]);
+  EXPECT_FALSE(parse["children"][1]["leaked"]);
+  // 2,000 tests' nodes shared by 2 suites: Many's first 1,000, then one for
+  // the other 1,100, as wide as they are together.
+  const nlohmann::json& many = run["children"][1]["children"];
+  ASSERT_EQ(many.size(), 1001u);
+  EXPECT_EQ(many[1000]["name"], "and 1100 more");
+  EXPECT_EQ(many[1000]["figures"][0], 1100);
+}
+
+// Past 200 suites, the graph draws the first 200 in the page's order
+// (leaking first, then by their heaviest test) and the rest as one node.
+TEST(Table, TheSuiteAtAGlanceDrawsTwoHundredSuitesAndTheRestAsOne) {
+  nlohmann::json benchmarks = nlohmann::json::array();
+  for (int i = 0; i < 250; ++i) {
+    std::string name = "S";  // built by appends: GCC 12 warns of operator+'s (-Wrestrict, a false alarm)
+    name += std::to_string(i);
+    name += ".T";
+    benchmarks.push_back({{"name", name},
+                          {"allocs/op", 1000 - i},
+                          {"bytes/op", 1},
+                          {"leaked_bytes/op", i == 240 ? 8 : 0},
+                          {"iterations", 1}});
+  }
+  const Report r = report_from_json(
+      nlohmann::json{{"context", {{"allocgate_tests", "googletest"}}}, {"benchmarks", benchmarks}}, "tests.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const nlohmann::json data = page_data(out.str());
+  const nlohmann::json& suites = data["flames"][0]["tree"]["children"];
+  ASSERT_EQ(suites.size(), 201u);
+  EXPECT_EQ(suites[0]["name"], "S240");  // the leaking one
+  EXPECT_EQ(suites[1]["name"], "S0");
+  EXPECT_EQ(suites[199]["name"], "S198");
+  EXPECT_EQ(suites[200]["name"], "and 50 more");
+  double rest = 0;
+  for (int i = 199; i < 250; ++i) rest += i == 240 ? 0 : 1000 - i;
+  EXPECT_EQ(suites[200]["figures"][0], rest);
+  EXPECT_FALSE(suites[200]["leaked"]);
+}
+
 TEST(Table, ADifferingOutputIsFlagged) {
   Report r = read_report(kFixtures + "/report.json");
   const std::size_t v4 = *CaseIndex(r).index_of("log_report/v4/2000");
