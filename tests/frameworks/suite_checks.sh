@@ -49,7 +49,7 @@ check_framework_code_cache() {
   ALLOCGATE_OUT="$dir" "$work/build/tutorial_tests" >/dev/null 2>&1 || true
   cache=$(find "$dir" -name ".allocgate-framework-code.$namespace.*")
   [ -n "$cache" ] && [ "$(echo "$cache" | wc -l)" = 1 ] || fail "no cache of $namespace's code beside the report"
-  head -1 "$cache" | grep -qx "allocgate framework code 1 $namespace" || fail "the cache's first line: $(head -1 "$cache")"
+  head -1 "$cache" | grep -qx "allocgate framework code 2 $namespace" || fail "the cache's first line: $(head -1 "$cache")"
   rm -f "$dir"/*.json
   ALLOCGATE_OUT="$dir" "$work/build/tutorial_tests" >/dev/null 2>&1 || true
   diff <(echo "$whole") <(figures_of "$dir"/*.json) || fail "with the cache taken, the runs' figures differ"

@@ -89,7 +89,7 @@ std::optional<std::vector<ModuleCode>> read_framework_code_cache(const std::file
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(file, error);
   if (error || !std::filesystem::is_regular_file(file, error) || size > kLargestCache) return std::nullopt;
-  const auto text = std::make_unique<char[]>(static_cast<std::size_t>(size));  // no bytes cleared: all are read
+  const std::unique_ptr<char[]> text(new char[static_cast<std::size_t>(size)]);  // not cleared: every byte is read
   std::ifstream in(file, std::ios::binary);
   if (!in.read(text.get(), static_cast<std::streamsize>(size)) || in.peek() != EOF) return std::nullopt;
   std::string_view rest(text.get(), static_cast<std::size_t>(size));
