@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # Builds and runs the tests.
-#   ci/test.sh         every push (.ci/run; under 30 minutes on 2 cores): each
+#   ci/test.sh         every push (.ci/run; held to 30 minutes on 2 cores): each
 #                      preset runs what it exists to catch. release (g++): every
 #                      test; of the consumer projects, the README's quickstart
-#                      and the framework matrix's oldest, newest and system
-#                      versions. asan-ubsan and libcxx (clang with libc++): the
+#                      and the framework matrix's oldest and newest
+#                      versions (the system's, in the quickstart).
+#                      asan-ubsan and libcxx (clang with libc++): the
 #                      hook's, the integrations' and the workloads' tests, the
 #                      workloads gated against their bounds; not the report
 #                      model's (the same code as release's, its readers fuzzed
@@ -52,7 +53,8 @@ for preset in "${presets[@]}"; do
     ctest --preset "$preset"
   else
     # The consumer projects, minutes each: the packaging tests and all but
-    # the oldest, newest and system frameworks of the matrix.
+    # the oldest and newest frameworks of the matrix (and Catch2's and
+    # doctest's).
     # What the docs say is checked once, in the release run.
     skipped="packaging|framework_matrix_long"
     [ "$preset" = release ] || skipped+="|docs"
