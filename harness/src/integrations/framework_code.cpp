@@ -238,21 +238,6 @@ std::vector<ModuleCode> as_loaded(const std::vector<ModuleCode>& walked, const s
   return all ? modules : std::vector<ModuleCode>{};
 }
 
-// Sorted by start, overlaps (aliases of one function) merged, in place.
-void sort_and_merge(std::vector<detail::CodeRange>& ranges) {
-  const auto by_start = [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; };
-  if (!std::is_sorted(ranges.begin(), ranges.end(), by_start)) std::sort(ranges.begin(), ranges.end(), by_start);
-  std::size_t kept = 0;
-  for (const detail::CodeRange& range : ranges) {
-    if (kept != 0 && range.begin <= ranges[kept - 1].end) {
-      ranges[kept - 1].end = std::max(ranges[kept - 1].end, range.end);
-    } else {
-      ranges[kept++] = range;
-    }
-  }
-  ranges.resize(kept);
-}
-
 }  // namespace
 
 bool calls_catch2_test_bodies(std::string_view mangled) {

@@ -55,26 +55,24 @@ bool read_range(std::string_view line, std::uintptr_t start, const detail::CodeR
   return last == nullptr || last->end < range.begin;
 }
 
-// Sorted by start, overlapping and touching ranges joined: an inlined
-// call's code often continues where another's ends.
-std::vector<detail::CodeRange> merged(std::vector<detail::CodeRange> ranges) {
+}  // namespace
+
+void sort_and_merge(std::vector<detail::CodeRange>& ranges) {
   ranges.erase(
       std::remove_if(ranges.begin(), ranges.end(), [](const detail::CodeRange& r) { return r.begin >= r.end; }),
       ranges.end());
-  std::sort(ranges.begin(), ranges.end(),
-            [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; });
-  std::vector<detail::CodeRange> out;
+  const auto by_start = [](const detail::CodeRange& a, const detail::CodeRange& b) { return a.begin < b.begin; };
+  if (!std::is_sorted(ranges.begin(), ranges.end(), by_start)) std::sort(ranges.begin(), ranges.end(), by_start);
+  std::size_t kept = 0;
   for (const detail::CodeRange& range : ranges) {
-    if (!out.empty() && range.begin <= out.back().end) {
-      out.back().end = std::max(out.back().end, range.end);
+    if (kept != 0 && range.begin <= ranges[kept - 1].end) {
+      ranges[kept - 1].end = std::max(ranges[kept - 1].end, range.end);
     } else {
-      out.push_back(range);
+      ranges[kept++] = range;
     }
   }
-  return out;
+  ranges.resize(kept);
 }
-
-}  // namespace
 
 std::filesystem::path framework_code_cache(const std::filesystem::path& directory, std::string_view framework_namespace,
                                            std::string_view program) {
@@ -105,6 +103,10 @@ std::optional<std::vector<ModuleCode>> read_framework_code_cache(const std::file
       line.substr(kFirstLine.size()) != framework_namespace) {
     return std::nullopt;
   }
+  // A module's ranges are at most the lines after the first: room for them
+  // at once, not a vector grown (and copied) some 15 times. The room left
+  // over is never touched (no page of it is made).
+  const auto lines = static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n'));
   std::vector<ModuleCode> modules;
   while (next_line(line)) {
     if (!line.empty() && line.back() == ' ') return std::nullopt;  // a field more, empty
@@ -119,10 +121,7 @@ std::optional<std::vector<ModuleCode>> read_framework_code_cache(const std::file
                                      [&](const ModuleCode& m) { return m.build_id == module.build_id; });
       if (here == loaded.end()) return std::nullopt;  // a module this process does not have
       module.start = here->start;
-      // Its ranges are at most the lines left: room for them at once, not
-      // a vector grown (and copied) some 15 times. The room left over is
-      // never touched (no page of it is made).
-      module.framework.reserve(static_cast<std::size_t>(std::count(rest.begin(), rest.end(), '\n')));
+      module.framework.reserve(lines);
       modules.push_back(std::move(module));
     } else if ((kind == "f" || kind == "b") && !modules.empty()) {
       std::vector<detail::CodeRange>& ranges = kind == "f" ? modules.back().framework : modules.back().boundaries;
@@ -155,8 +154,9 @@ void write_framework_code_cache(const std::filesystem::path& file, std::string_v
         out << "module " << module.build_id << ' ' << (module.without_debug_information ? 1 : 0) << '\n';
         // An empty range (an inlined call the compiler left no code of)
         // tells nothing: not kept.
-        const auto print = [&](char kind, const std::vector<detail::CodeRange>& ranges) {
-          for (const detail::CodeRange& range : merged(ranges)) {
+        const auto print = [&](char kind, std::vector<detail::CodeRange> ranges) {
+          sort_and_merge(ranges);
+          for (const detail::CodeRange& range : ranges) {
             out << kind << ' ' << range.begin - module.start << ' ' << range.end - module.start << '\n';
           }
         };

@@ -34,6 +34,11 @@ struct ModuleCode {
   bool without_debug_information = false;
 };
 
+/// Sorted by start, empty ranges dropped, overlapping and touching ones
+/// joined (aliases of one function; an inlined call's code that continues
+/// where another's ends), in place.
+void sort_and_merge(std::vector<detail::CodeRange>& ranges);
+
 /// The cache of `framework_namespace`'s code for the program whose build id
 /// is `program`, in `directory`: a hidden file (no report reader takes it
 /// for a report).
