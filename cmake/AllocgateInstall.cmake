@@ -47,15 +47,10 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/harness/include/allocgate DESTINATION ${
 set(ALLOCGATE_INTEGRATIONS_DIR ${CMAKE_INSTALL_DATADIR}/allocgate/integrations)
 if(TARGET allocgate_integration_support)
   set(harness_src ${PROJECT_SOURCE_DIR}/harness/src)
-  install(FILES ${harness_src}/integrations/gtest.cpp ${harness_src}/integrations/gtest_bounds.cpp
-    ${harness_src}/integrations/gtest_catch.cpp ${harness_src}/integrations/catch2_counting.cpp
-    ${harness_src}/integrations/catch2_wrapped.cpp ${harness_src}/integrations/doctest_counting.cpp
-    ${harness_src}/integrations/catch2_v2_counting.cpp
-    ${harness_src}/integrations/gtest_counting.cpp ${harness_src}/integrations/gtest_leak_rerun.cpp
-    ${harness_src}/integrations/gtest_wrapped.cpp ${harness_src}/integrations/gmock_wrapped.cpp ${harness_src}/integrations/gtest_main.cpp
-    ${harness_src}/integrations/benchmark.cpp ${harness_src}/integrations/benchmark_loop.cpp
-    ${harness_src}/integrations/benchmark_own_main.cpp ${harness_src}/integrations/benchmark_main.cpp
-    DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src/integrations)
+  # A folder per framework (benchmark_sites.cpp is prebuilt, in
+  # allocgate::integration_support).
+  install(DIRECTORY ${harness_src}/integrations/ DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src/integrations
+    FILES_MATCHING PATTERN "*.cpp" REGEX "/core/[^/]*$" EXCLUDE PATTERN "benchmark_sites.cpp" EXCLUDE)
   foreach(dir IN ITEMS integrations counting capture)
     install(DIRECTORY ${harness_src}/${dir}/ DESTINATION ${ALLOCGATE_INTEGRATIONS_DIR}/src/${dir}
       FILES_MATCHING PATTERN "*.h")

@@ -14,7 +14,7 @@ include_guard(DIRECTORY)  # the lists below are variables of the including direc
 include(CheckCXXSourceCompiles)
 
 # What the program's calls to GoogleTest reach first (ld --wrap: see
-# src/integrations/gtest_wrapped.cpp). Every name is the same in GoogleTest
+# src/integrations/gtest/gtest_wrapped.cpp). Every name is the same in GoogleTest
 # 1.11 to 1.18, as tests/frameworks checks by building each.
 set(ALLOCGATE_GTEST_WRAPPED
     _ZN7testing14InitGoogleTestEPiPPc  # InitGoogleTest(int*, char**)
@@ -63,7 +63,7 @@ set(ALLOCGATE_GTEST_WRAPPED_LIBCXX
     _ZN7testing8internal20StringStreamToStringEPNSt3__118basic_stringstreamIcNS1_11char_traitsIcEENS1_9allocatorIcEEEE
     _ZN7testing8internal12AssertHelperC1ENS_14TestPartResult4TypeENSt3__117basic_string_viewIcNS4_11char_traitsIcEEEEiS8_)
 
-# gMock's bookkeeping, run paused (src/integrations/gmock_wrapped.cpp): its
+# gMock's bookkeeping, run paused (src/integrations/gtest/gmock_wrapped.cpp): its
 # registry of mocks, their reactions to uninteresting calls (a const void*
 # up to 1.11, a uintptr_t since), sequences, and the location each
 # EXPECT_CALL formats.
@@ -90,7 +90,7 @@ set(ALLOCGATE_GMOCK_WRAPPED_LIBSTDCXX
 set(ALLOCGATE_GMOCK_WRAPPED_LIBCXX
     _ZN7testing8internal15LogWithLocationENS0_11LogSeverityEPKciRKNSt3__112basic_stringIcNS4_11char_traitsIcEENS4_9allocatorIcEEEE)
 
-# Google Benchmark's loop entry points (src/integrations/benchmark_loop.h),
+# Google Benchmark's loop entry points (src/integrations/benchmark/benchmark_loop.h),
 # the same names in 1.7 to 1.9.
 set(ALLOCGATE_BENCHMARK_WRAPPED
     _ZN9benchmark5State16StartKeepRunningEv   # State::StartKeepRunning()
@@ -158,8 +158,8 @@ endfunction()
 # allocgate::gtest_main, on GTest::gtest.
 function(allocgate_add_gtest_integration)
   _allocgate_integration_library(allocgate_gtest_library STATIC EXPORT_NAME gtest_library
-    SOURCES gtest.cpp gtest_bounds.cpp gtest_catch.cpp gtest_counting.cpp gtest_leak_rerun.cpp gtest_wrapped.cpp
-    gmock_wrapped.cpp ${ARGN})
+    SOURCES gtest/gtest.cpp gtest/gtest_bounds.cpp gtest/gtest_catch.cpp gtest/gtest_counting.cpp
+    gtest/gtest_leak_rerun.cpp gtest/gtest_wrapped.cpp gtest/gmock_wrapped.cpp ${ARGN})
   set_target_properties(allocgate_gtest_library PROPERTIES OUTPUT_NAME allocgate_gtest)  # liballocgate_gtest.a
   target_link_libraries(allocgate_gtest_library PUBLIC GTest::gtest
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
@@ -184,7 +184,7 @@ function(allocgate_add_gtest_integration)
   # main() for a test binary: InitGoogleTest and RUN_ALL_TESTS, counted. An
   # OBJECT library, as allocgate::benchmark_main is: with a main of the
   # program's own, the link fails naming both.
-  _allocgate_integration_library(allocgate_gtest_main OBJECT EXPORT_NAME gtest_main SOURCES gtest_main.cpp ${ARGN})
+  _allocgate_integration_library(allocgate_gtest_main OBJECT EXPORT_NAME gtest_main SOURCES gtest/gtest_main.cpp ${ARGN})
   target_link_libraries(allocgate_gtest_main PUBLIC allocgate::gtest)
 endfunction()
 
@@ -218,10 +218,10 @@ set(ALLOCGATE_CATCH2_WRAPPED_LIBCXX
 # beside the translation unit that defines CATCH_CONFIG_MAIN or
 # CATCH_CONFIG_RUNNER (or by the library that compiles it), its listener
 # registering itself and kept by _allocgate_keep_listener, nothing wrapped
-# (src/integrations/catch2_v2_counting.cpp). allocgate::catch2_main is the
+# (src/integrations/catch2/catch2_v2_counting.cpp). allocgate::catch2_main is the
 # same: the main is the program's own.
 function(_allocgate_add_catch2_v2_integration)
-  _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2 SOURCES catch2_v2_counting.cpp ${ARGN})
+  _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2 SOURCES catch2/catch2_v2_counting.cpp ${ARGN})
   _allocgate_keep_listener(allocgate_catch2 allocgate_catch2_v2_listener)
   # PRIVATE: linked, but asking nothing of the suite's C++ standard (Catch2
   # v2 suites are C++11); integration_support's users need C++17.
@@ -261,7 +261,7 @@ function(allocgate_add_catch2_integration)
     return()
   endif()
   _allocgate_integration_library(allocgate_catch2 STATIC EXPORT_NAME catch2
-    SOURCES catch2_counting.cpp catch2_wrapped.cpp ${ARGN})
+    SOURCES catch2/catch2_counting.cpp catch2/catch2_wrapped.cpp ${ARGN})
   target_link_libraries(allocgate_catch2 PUBLIC Catch2::Catch2
     PRIVATE allocgate::integration_support allocgate::files ${CMAKE_DL_LIBS})
   _allocgate_link_harness(allocgate_catch2)
@@ -283,13 +283,13 @@ endfunction()
 # compiles it. Its listener registers itself, so its object must enter the
 # link whole (_allocgate_keep_listener); nothing is wrapped, as doctest's
 # runner is compiled into the program's own code
-# (src/integrations/doctest_counting.cpp). It is compiled against
+# (src/integrations/doctest/doctest_counting.cpp). It is compiled against
 # doctest::doctest when the project has it now; otherwise against the
 # doctest.h the targets that link it compile with, a header directory as
 # nlohmann/json bundles, settled at the end of the configuration
 # (allocgate_settle_doctest).
 function(allocgate_add_doctest_integration)
-  _allocgate_integration_library(allocgate_doctest STATIC EXPORT_NAME doctest SOURCES doctest_counting.cpp ${ARGN})
+  _allocgate_integration_library(allocgate_doctest STATIC EXPORT_NAME doctest SOURCES doctest/doctest_counting.cpp ${ARGN})
   _allocgate_keep_listener(allocgate_doctest allocgate_doctest_listener)
   # PRIVATE: linked, but asking nothing of the suite's C++ standard (doctest
   # suites may be C++11); integration_support's users need C++17.
@@ -447,7 +447,7 @@ endfunction()
 # benchmark::benchmark.
 function(allocgate_add_benchmark_integration)
   _allocgate_integration_library(allocgate_benchmark STATIC EXPORT_NAME benchmark
-    SOURCES benchmark.cpp benchmark_loop.cpp benchmark_own_main.cpp ${ARGN})
+    SOURCES benchmark/benchmark.cpp benchmark/benchmark_loop.cpp benchmark/benchmark_own_main.cpp ${ARGN})
   target_link_libraries(allocgate_benchmark PUBLIC benchmark::benchmark
     PRIVATE allocgate::integration_support allocgate::files)
   _allocgate_link_harness(allocgate_benchmark)
@@ -464,7 +464,7 @@ function(allocgate_add_benchmark_integration)
   # wins and that archive's is never pulled in; with a BENCHMARK_MAIN() of the
   # program's own, the link fails naming both.
   _allocgate_integration_library(allocgate_benchmark_main OBJECT EXPORT_NAME benchmark_main
-    SOURCES benchmark_main.cpp ${ARGN})
+    SOURCES benchmark/benchmark_main.cpp ${ARGN})
   target_link_libraries(allocgate_benchmark_main PUBLIC allocgate::benchmark)
 endfunction()
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The cache of a framework's code (integrations/framework_code_cache.h):
+// The cache of a framework's code (integrations/core/framework_code_cache.h):
 // taken back, moved to where each module is loaded, only when it names
 // exactly the modules this process has; any line that does not parse and it
 // is not taken.
 
-#include "integrations/framework_code_cache.h"
+#include "integrations/core/framework_code_cache.h"
 
 #include <gtest/gtest.h>
 

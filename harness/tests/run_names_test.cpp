@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// The names of a Catch2 or doctest suite's runs (integrations/run_names.h):
+// The names of a Catch2 or doctest suite's runs (integrations/core/run_names.h):
 // no two runs share one, and none depends on the order the tests ran in.
 
-#include "integrations/run_names.h"
+#include "integrations/core/run_names.h"
 
 #include <gtest/gtest.h>
 

@@ -85,7 +85,7 @@ enum ModeBits : std::uint32_t {
   kTellingFrameworkCode = 1u << 5,  // each allocation's stack tells the framework's from the test's
 };
 
-/// A test framework's code in the program (integrations/framework_code.h),
+/// A test framework's code in the program (integrations/core/framework_code.h),
 /// for a thread that runs a test's body with the framework's work inside it:
 /// an allocation made from the framework's functions is not the test's.
 struct CodeRange {
@@ -126,7 +126,7 @@ struct ThreadState {
   std::uint64_t fail_countdown = 0;
   bool failure_fired = false;
   bool fail_rest = false;  // every attempt after the failing one fails too (memory run out)
-  // A failure sweep's child (integrations/failure_sweep.h): told of each
+  // A failure sweep's child (integrations/core/failure_sweep.h): told of each
   // attempt the countdown counts, and whether it is the one failing.
   void (*on_attempt)(bool failing) noexcept = nullptr;
   // The table counted allocations' stacks go to, while capture is on.
