@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # One entry of the framework matrix: installs allocgate from its build, builds
-# consumer/ against a GoogleTest and a Google Benchmark brought as a project
+# gtest_benchmark/ against a GoogleTest and a Google Benchmark brought as a project
 # brings them, and checks that every test and benchmark gets the figures the
 # tree's own build gets for the same sources (the reference binaries, whose
 # figures tests/zero_code derives from their code).
@@ -47,7 +47,7 @@ fi
 
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 start=$SECONDS
-cmake -S "$source/tests/frameworks/consumer" -B "$work/build" "${configure[@]}" >"$work/configure.log" 2>&1 ||
+cmake -S "$source/tests/frameworks/gtest_benchmark" -B "$work/build" "${configure[@]}" >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "configure"; }
 configured=$SECONDS
 cmake --build "$work/build" -j2 >"$work/build.log" 2>&1 || { tail -50 "$work/build.log"; fail "build"; }

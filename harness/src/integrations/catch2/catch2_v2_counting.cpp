@@ -37,6 +37,7 @@
 #include "integrations/core/run_options.h"
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
+#include "integrations/core/suite_start.h"
 
 // A program whose tests are counted runs with block headers (counting/hook.cpp):
 // a test's leaks are told by a tag in each block's header.
@@ -124,37 +125,13 @@ class CountingListener : public Catch::TestEventListenerBase {
     TestEventListenerBase::testRunStarting(info);
     const PauseCounting pause;
     Counting& c = counting();
-    std::string error;
     // Catch2 refuses a flag it does not know: allocgate's are read from the
     // environment only (run_options.h).
     const std::vector<std::string> arguments = integrations::process_arguments();
-    if (!integrations::read_test_options(c.options, {arguments.empty() ? std::string() : arguments.front()},
-                                         "--allocgate-", error)) {
-      std::cerr << files::terminal_text(error) << '\n';
-      std::exit(2);
-    }
-    try {
-      integrations::TestRun::prepare_suite();
-    } catch (const HookNotLinked& e) {
-      std::cerr << e.what() << '\n';
-      std::exit(2);
-    }
-    try {
-      c.framework = std::make_unique<integrations::FrameworkCode>(
-          "Catch", integrations::calls_catch2_test_bodies, nullptr, integrations::cache_directory(c.options.out));
-      if (c.framework->without_debug_information()) {
-        std::cerr << "allocgate: the program has no debug information (built without -g): what Catch2's functions "
-                     "inlined into a test allocate is counted as the test's\n";
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
-      std::exit(2);
-    }
-    const auto running = [] { return counting().test != nullptr ? counting().test->name : std::string(); };
-    if (!integrations::open_report(c.options.out, c.options.executable, running, error)) {
-      std::cerr << error << '\n';
-      std::exit(2);
-    }
+    c.framework = integrations::start_suite(c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch",
+                                            "Catch2", integrations::calls_catch2_test_bodies, [] {
+                                              return counting().test != nullptr ? counting().test->name : std::string();
+                                            });
     c.started = true;
   }
 

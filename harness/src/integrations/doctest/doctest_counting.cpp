@@ -44,6 +44,7 @@
 #include "integrations/core/run_options.h"
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
+#include "integrations/core/suite_start.h"
 
 // A program whose tests are counted runs with block headers (counting/hook.cpp):
 // a test's leaks are told by a tag in each block's header.
@@ -168,36 +169,12 @@ class CountingListener : public ::doctest::IReporter {
   void test_run_start() override {
     const PauseCounting pause;
     Counting& c = counting();
-    std::string error;
+    make_room_for_messages();
     // doctest keeps no copy of its arguments for a listener, and passes on
     // what it does not know: allocgate's flags are read from the process's.
-    if (!integrations::read_test_options(c.options, integrations::process_arguments(), "--allocgate-", error)) {
-      std::cerr << files::terminal_text(error) << '\n';
-      std::exit(2);
-    }
-    try {
-      integrations::TestRun::prepare_suite();
-    } catch (const HookNotLinked& e) {
-      std::cerr << e.what() << '\n';
-      std::exit(2);
-    }
-    try {
-      c.framework = std::make_unique<integrations::FrameworkCode>("doctest", is_body_caller, nullptr,
-                                                                  integrations::cache_directory(c.options.out));
-      if (c.framework->without_debug_information()) {
-        std::cerr << "allocgate: the program has no debug information (built without -g): what doctest's functions "
-                     "inlined into a test allocate is counted as the test's\n";
-      }
-    } catch (const std::exception& e) {
-      std::cerr << "allocgate: " << files::terminal_text(e.what()) << '\n';
-      std::exit(2);
-    }
-    make_room_for_messages();
-    const auto running = [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); };
-    if (!integrations::open_report(c.options.out, c.options.executable, running, error)) {
-      std::cerr << error << '\n';
-      std::exit(2);
-    }
+    c.framework = integrations::start_suite(
+        c.options, integrations::process_arguments(), "doctest", "doctest", is_body_caller,
+        [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); });
     c.started = true;
   }
 
