@@ -29,7 +29,8 @@ std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vect
   }
   std::unique_ptr<FrameworkCode> framework;
   try {
-    framework = std::make_unique<FrameworkCode>(framework_namespace, is_boundary, nullptr, cache_directory(options.out));
+    framework =
+        std::make_unique<FrameworkCode>(framework_namespace, is_boundary, nullptr, cache_directory(options.out));
     if (framework->without_debug_information()) {
       std::cerr << "allocgate: the program has no debug information (built without -g): what " << shown
                 << "'s functions inlined into a test allocate is counted as the test's\n";
