@@ -39,7 +39,7 @@ adopted_summary=$(ALLOCGATE_OUT="$work/run1.json" suite adopted env | tail -2 | 
 runs=${ALLOCGATE_VERDICT_RUNS:-5}
 for ((i = 1; i <= runs; i++)); do
   log=$(ALLOCGATE_FAIL_ON_LEAK=1 ALLOCGATE_OUT="$work/leak$i.json" suite adopted env) ||
-    { echo "$log" | grep -B2 -A6 " leaked " >&2; fail "run $i of $runs with the leak check failed"; }
+    { echo "$log" | grep -B2 -A6 " leaked " >&2 || echo "$log" | tail -20 >&2; fail "run $i of $runs with the leak check failed"; }
 done
 cases=$(jq '.benchmarks | length' "$work/run1.json")
 threaded=$(jq '[.benchmarks[] | select(.allocgate_other_thread_allocs)] | length' "$work/run1.json")
