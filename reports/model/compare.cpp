@@ -181,7 +181,7 @@ CompareCells compare_cells(const CompareRow& r) {
 
 bool sites_measured(const CaseResult& c) { return !c.sites.empty() || c.allocs_per_op == 0; }
 
-std::vector<SiteChange> site_changes(const CompareRow& row) {
+std::vector<SiteChange> site_changes(const CompareRow& row, SiteMeasure by) {
   std::vector<SiteChange> lines;
   // A site's change is told only where both sides measured their sites: a
   // side without them would make every site of the other a change.
@@ -190,9 +190,10 @@ std::vector<SiteChange> site_changes(const CompareRow& row) {
   const auto add = [&](const SiteSummary& site, double sign) {
     const SiteFrame& where = site.where();
     const auto [at, added] = index.try_emplace(line_key(where), lines.size());
-    if (added) lines.push_back(SiteChange{where, {}, 0, 0, {}});
+    if (added) lines.push_back(SiteChange{where, {}, 0, 0, 0, {}});
     SiteChange& line = lines[at->second];
     line.change += sign * site.allocs_per_op;
+    line.bytes_change += sign * site.bytes_per_op;
     if (std::find(line.functions.begin(), line.functions.end(), where.function) == line.functions.end()) {
       line.functions.push_back(where.function);
     }
@@ -207,12 +208,16 @@ std::vector<SiteChange> site_changes(const CompareRow& row) {
   if (row.base) {
     for (const SiteSummary& s : row.base->sites) add(s, -1);
   }
+  const auto measure = [by](const SiteChange& line) {
+    return by == SiteMeasure::bytes ? line.bytes_change : line.change;
+  };
   std::vector<SiteChange> changes;
   for (SiteChange& line : lines) {
-    if (line.change != 0) changes.push_back(std::move(line));
+    if (measure(line) != 0) changes.push_back(std::move(line));
   }
-  std::stable_sort(changes.begin(), changes.end(),
-                   [](const SiteChange& a, const SiteChange& b) { return std::fabs(a.change) > std::fabs(b.change); });
+  std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
+    return std::fabs(measure(a)) > std::fabs(measure(b));
+  });
   return changes;
 }
 

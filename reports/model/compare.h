@@ -102,11 +102,12 @@ void print_compare_html(std::ostream& out, const Comparison& rows, const std::st
 /// it: "case-" and the name, as it is (escape it for where it is written).
 std::string compare_anchor(const std::string& case_name);
 
-/// One line of code's change in allocs/op between a case's two sides.
+/// One line of code's change in allocs/op and bytes/op between a case's two sides.
 struct SiteChange {
   SiteFrame where;                     ///< the line's first site in head (else in base)
   std::vector<std::string> functions;  ///< every function seen at the line: template instances, inlined copies
   double change = 0;                   ///< head's allocs/op at the line minus base's
+  double bytes_change = 0;             ///< head's bytes/op at the line minus base's
   double temporary = 0;                ///< head's temporaries/op at the line
   std::string hint;                    ///< head's fix hint at the line, when one is known
 };
@@ -114,9 +115,13 @@ struct SiteChange {
 /// Whether a case's sites were measured: it has some, or allocates nothing.
 bool sites_measured(const CaseResult& c);
 
+/// What a line's change is told by: its allocations, or its bytes (where
+/// the count stayed and the sizes grew: a larger block, another type).
+enum class SiteMeasure { allocs, bytes };
+
 /// Per line of code (file:line; a site without a file by its function), as
-/// the gate groups them: nonzero changes only, largest first. None unless
-/// both sides have sites.
-std::vector<SiteChange> site_changes(const CompareRow& row);
+/// the gate groups them: the lines whose measure changed, largest change
+/// first. None unless both sides have sites.
+std::vector<SiteChange> site_changes(const CompareRow& row, SiteMeasure by = SiteMeasure::allocs);
 
 }  // namespace allocgate::reports

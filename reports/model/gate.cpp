@@ -360,10 +360,15 @@ std::string site_line(const SiteSummary& site, bool with_bytes = false) {
   return line + " from " + to_string(site.where());
 }
 
-// The lines whose allocs/op grew from the base's sites to the row's, largest
-// first; empty without a base. A line that only moved (the same function
-// and file, the same allocs/op, at another line: code added above it) is
-// no change.
+// Whether what failed is a figure in bytes (bytes/op, the peak, a leak):
+// the lines that grew are then told by their bytes, as the count of
+// allocations may not have moved.
+bool bytes_failed(const GateRow& row) { return memory_failed(row) || row.detail.rfind("bytes/op", 0) == 0; }
+
+// The lines whose allocs/op (or, for a regression in bytes, bytes/op) grew
+// from the base's sites to the row's, largest first; empty without a base.
+// A line that only moved (the same function and file, the same change, at
+// another line: code added above it) is no change.
 std::vector<SiteChange> grown_sites(const GateResult& result, const GateRow& row) {
   const auto base = result.base_sites.find(row.name);
   if (base == result.base_sites.end() || !row.measured) return {};
@@ -372,21 +377,31 @@ std::vector<SiteChange> grown_sites(const GateResult& result, const GateRow& row
   pair.base.emplace();
   pair.base->sites = base->second;
   pair.head = row.measured;
-  std::vector<SiteChange> changes = site_changes(pair);
-  const auto moved = [](const SiteChange& a, const SiteChange& b) {
-    return a.change == -b.change && a.where.file == b.where.file && a.where.function == b.where.function;
+  const SiteMeasure by = bytes_failed(row) ? SiteMeasure::bytes : SiteMeasure::allocs;
+  const auto measure = [by](const SiteChange& c) { return by == SiteMeasure::bytes ? c.bytes_change : c.change; };
+  std::vector<SiteChange> changes = site_changes(pair, by);
+  const auto moved = [&](const SiteChange& a, const SiteChange& b) {
+    return measure(a) == -measure(b) && a.where.file == b.where.file && a.where.function == b.where.function;
   };
   std::vector<bool> cancelled(changes.size(), false);
   for (std::size_t i = 0; i < changes.size(); ++i) {
-    for (std::size_t j = 0; j < changes.size() && changes[i].change > 0 && !cancelled[i]; ++j) {
+    for (std::size_t j = 0; j < changes.size() && measure(changes[i]) > 0 && !cancelled[i]; ++j) {
       if (!cancelled[j] && moved(changes[i], changes[j])) cancelled[i] = cancelled[j] = true;
     }
   }
   std::vector<SiteChange> grown;
   for (std::size_t i = 0; i < changes.size(); ++i) {
-    if (!cancelled[i] && changes[i].change > 0) grown.push_back(std::move(changes[i]));
+    if (!cancelled[i] && measure(changes[i]) > 0) grown.push_back(std::move(changes[i]));
   }
   return grown;
+}
+
+// How a grown line's change is said: in the row's failing measure.
+std::string growth_text(const GateRow& row, const SiteChange& change) {
+  if (!bytes_failed(row)) return "+" + files::readable(change.change) + " allocs/op";
+  std::string text = "+" + files::readable(change.bytes_change) + " B/op";
+  if (change.change != 0) text += " (" + files::signed_readable(change.change) + " allocs/op)";
+  return text;
 }
 
 // One finding per line of code that grew in more than one regressed case
@@ -398,7 +413,7 @@ std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty()) continue;
     const std::vector<SiteChange> grown = grown_sites(result, row);
-    if (grown.empty()) continue;
+    if (grown.empty() || grown[0].change <= 0) continue;  // a growth in bytes alone is said under its row
     findings.add(grown[0].where, row.name, grown[0].change, grown[0].temporary, grown[0].hint, grown[0].functions);
   }
   std::vector<SiteFinding> shared = findings.by_site();
@@ -418,9 +433,7 @@ bool print_grown(std::ostream& out, const GateResult& result, const GateRow& row
     out << line("no line allocates more than in the base: the change is in lines the sites do not tell apart") << "\n";
   }
   for (std::size_t i = 0; i < grown.size() && i < kSitesShown; ++i) {
-    out << line("+" + files::readable(grown[i].change) + " allocs/op at " + to_string(grown[i].where) +
-                " (against the base)")
-        << "\n";
+    out << line(growth_text(row, grown[i]) + " at " + to_string(grown[i].where) + " (against the base)") << "\n";
   }
   return true;
 }
@@ -554,8 +567,7 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
     }
     std::string message = row.name + ": " + row.detail;
     if (!grown.empty()) {
-      message += "; grew against the base: +" + files::readable(grown[0].change) + " allocs/op at " +
-                 to_string(grown[0].where);
+      message += "; grew against the base: " + growth_text(row, grown[0]) + " at " + to_string(grown[0].where);
     } else if (has_site) {
       message += "; top site: " + site_line(row.measured->sites[0]);
     }

@@ -746,4 +746,48 @@ TEST(Gate, NamesTheLineThatGrewAgainstTheBaseNotTheTopSite) {
       << partly.str();
 }
 
+// A regression in bytes with the same count (one template instance of a
+// line builds a larger type than before): the line is named by its bytes,
+// and a line whose bytes only moved is no change.
+TEST(Gate, NamesTheLineWhoseBytesGrewWhenTheCountDidNot) {
+  using namespace allocgate::reports;
+  using allocgate::bounds::bounds_from_json;
+  const auto site = [](const std::string& function, int line, int allocs, int bytes) {
+    return nlohmann::json{{"function", function},
+                          {"file", "src/make.h"},
+                          {"line", line},
+                          {"allocs_per_op", allocs},
+                          {"bytes_per_op", bytes}};
+  };
+  const nlohmann::json base = {{{"name", "Log.Drop"},
+                                {"allocs_per_op", 3},
+                                {"bytes_per_op", 360},
+                                {"sites",
+                                 {site("make_unique<full_formatter>", 337, 1, 320),
+                                  site("make_unique<v_formatter>", 337, 1, 24), site("handle_flag", 1131, 1, 16)}}}};
+  const nlohmann::json head = {
+      {{"name", "Log.Drop"},
+       {"allocs_per_op", 3},
+       {"bytes_per_op", 656},
+       {"sites", {site("make_unique<full_formatter>", 337, 2, 640), site("handle_flag", 1110, 1, 16)}}}};
+  const nlohmann::json bounds = {{"Log.Drop", {{"allocs_per_op", 3}, {"bytes_per_op", 360}}}};
+  GateResult result =
+      evaluate(report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", head}}, "head"),
+               bounds_from_json({{"allocgate_bounds_version", 1}, {"toolchains", {{"tc", bounds}}}}, "b"), "tc", "b");
+  set_base_sites(result,
+                 report_from_json({{"context", {{"allocgate_schema_version", 1}}}, {"benchmarks", base}}, "base"));
+  std::ostringstream text, annotations;
+  print_text(text, result);
+  print_github_annotations(annotations, result);
+  EXPECT_NE(text.str().find("REGRESSION Log.Drop: bytes/op 656 > bound 360 (+296)\n"
+                            "    +296 B/op at make_unique<full_formatter> (src/make.h:337) (against the base)\n"),
+            std::string::npos)
+      << text.str();
+  EXPECT_EQ(text.str().find("no line allocates more"), std::string::npos) << text.str();
+  EXPECT_EQ(text.str().find("handle_flag"), std::string::npos) << text.str();
+  EXPECT_NE(annotations.str().find("grew against the base: +296 B/op at make_unique<full_formatter> (src/make.h:337)"),
+            std::string::npos)
+      << annotations.str();
+}
+
 }  // namespace
