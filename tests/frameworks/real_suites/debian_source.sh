@@ -11,6 +11,21 @@ begin_real_suite() {
   cmake --install "$1" --prefix "$2/prefix" >/dev/null
 }
 
+# leak_runs RUNS COMMAND...: COMMAND (the adopted suite) run RUNS times with
+# the leak check, run N's report in leakN.json; fails on the first run the
+# check fails, with the test it names. Then the bounds recorded from runs 1
+# to 3 in bounds.json.
+leak_runs() {
+  local runs=$1 log i
+  shift
+  for ((i = 1; i <= runs; i++)); do
+    log=$(ALLOCGATE_FAIL_ON_LEAK=1 ALLOCGATE_OUT="$PWD/leak$i.json" "$@") ||
+      { echo "$log" | grep -B2 -A6 " leaked " >&2 || echo "$log" | tail -20 >&2; fail "run $i of $runs with the leak check failed"; }
+  done
+  "$allocgate" diff --update --bounds "$PWD/bounds.json" "$PWD/leak1.json" "$PWD/leak2.json" "$PWD/leak3.json" \
+    >record.log 2>&1 || { cat record.log; fail "recording the bounds from 3 runs"; }
+}
+
 # debian_source PACKAGE [VERSION]:
 # Debian's source package of that name (that version when the archive still
 # serves it), fetched through a scratch sources list in the working

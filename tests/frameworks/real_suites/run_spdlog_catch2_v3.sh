@@ -79,15 +79,10 @@ adopted_summary=$(suite adopted --allocgate-out="$work/run1.json" | grep "^All t
 [ "$(jq '.benchmarks | length' "$work/run1.json")" -gt 140 ] || fail "the report holds $(jq '.benchmarks | length' run1.json) cases"
 
 runs=${ALLOCGATE_VERDICT_RUNS:-5}
-for ((i = 1; i <= runs; i++)); do
-  log=$(suite adopted --allocgate-fail-on-leak --allocgate-out="$work/leak$i.json") ||
-    { echo "$log" | grep -B2 -A6 " leaked " >&2 || echo "$log" | tail -20 >&2; fail "run $i of $runs with the leak check failed"; }
-done
+leak_runs "$runs" suite adopted
 cases=$(jq '.benchmarks | length' "$work/run1.json")
 threaded=$(jq '[.benchmarks[] | select(.allocgate_other_thread_allocs)] | length' "$work/run1.json")
 
-"$allocgate" diff --update --bounds "$work/bounds.json" "$work/leak1.json" "$work/leak2.json" "$work/leak3.json" \
-  >record.log 2>&1 || { cat record.log; fail "recording the bounds from 3 runs"; }
 # gate REPORT WHAT [BOUNDS]: the report passes the bounds (runs 1 to 3's by
 # default), whole (--strict: no case missing).
 gate() {
