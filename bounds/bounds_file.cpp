@@ -50,6 +50,41 @@ double non_negative(const Json& value, const BoundPlace& place, const char* fiel
   return v;
 }
 
+// The outcomes a recorded finding may name: the sweep's bad ones.
+constexpr const char* kFindingOutcomes[] = {"swallowed", "leaked", "terminated", "crashed", "hung"};
+
+std::vector<KnownFinding> read_sweep(const Json& list, const BoundPlace& place) {
+  constexpr std::size_t kMaxFindings = 100000;
+  if (!list.is_array() || list.size() > kMaxFindings) {
+    throw files::InputError(place.str("sweep") + " is not an array of at most " + std::to_string(kMaxFindings) +
+                            " findings");
+  }
+  std::vector<KnownFinding> findings;
+  for (const Json& entry : list) {
+    if (!entry.is_object()) throw files::InputError(place.str("sweep") + " holds a finding that is not an object");
+    KnownFinding f;
+    for (const auto& [key, field] : entry.items()) {
+      if (key == "on_purpose") {
+        if (!field.is_boolean()) throw files::InputError(place.str("sweep") + ": on_purpose is not true or false");
+        f.on_purpose = field.get<bool>();
+      } else if (key == "outcome" || key == "line" || key == "note") {
+        if (!field.is_string()) throw files::InputError(place.str("sweep") + ": " + key + " is not a string");
+        (key == "outcome" ? f.outcome : key == "line" ? f.line : f.note) = field.get<std::string>();
+      } else {
+        throw files::InputError(place.str("sweep") + " holds a finding with an unknown field '" + key + "'");
+      }
+    }
+    bool known = false;
+    for (const char* outcome : kFindingOutcomes) known = known || f.outcome == outcome;
+    if (!known) {
+      throw files::InputError(place.str("sweep") + " holds a finding whose outcome " + Json(f.outcome).dump() +
+                              " is not swallowed, leaked, terminated, crashed or hung");
+    }
+    findings.push_back(std::move(f));
+  }
+  return findings;
+}
+
 Bound read_bound(const Json& entry, const BoundPlace& place) {
   if (!entry.is_object()) throw files::InputError(place.str() + " is not an object");
   Bound b;
@@ -71,6 +106,8 @@ Bound read_bound(const Json& entry, const BoundPlace& place) {
     } else if (key == "note") {
       if (!field.is_string()) throw files::InputError(place.str("note") + " is not a string");
       b.note = field.get<std::string>();
+    } else if (key == "sweep") {
+      b.sweep = read_sweep(field, place);
     } else {
       // A misspelt "tolerence" silently ignored would make the gate lie.
       throw files::InputError(place.str() + " has an unknown field '" + key + "'");
@@ -270,6 +307,16 @@ nlohmann::json bound_json(const Bound& b) {
   if (b.peak_bytes) entry[kPeakBytes] = files::json_number(*b.peak_bytes);
   if (b.leaked_bytes_per_op) entry[kLeakedBytesPerOp] = files::json_number(*b.leaked_bytes_per_op);
   if (!b.note.empty()) entry["note"] = b.note;
+  if (b.sweep) {
+    nlohmann::json findings = nlohmann::json::array();
+    for (const KnownFinding& f : *b.sweep) {
+      nlohmann::json finding{{"outcome", f.outcome}, {"line", f.line}};
+      if (f.on_purpose) finding["on_purpose"] = true;
+      if (!f.note.empty()) finding["note"] = f.note;
+      findings.push_back(std::move(finding));
+    }
+    entry["sweep"] = std::move(findings);
+  }
   return entry;
 }
 

@@ -17,6 +17,7 @@ enum Field : std::uint32_t {
   kPeak = 1u << 3,
   kLeaked = 1u << 4,
   kNote = 1u << 5,
+  kSweep = 1u << 6,
 };
 
 std::string_view name_at(const char* record) {
@@ -26,6 +27,15 @@ std::string_view name_at(const char* record) {
 }
 
 }  // namespace
+
+std::string_view finding_place(std::string_view line) {
+  const std::size_t open = line.rfind(" (");
+  const std::size_t colon = line.rfind(':');
+  if (open == std::string_view::npos || colon == std::string_view::npos || colon < open || line.back() != ')') {
+    return line;
+  }
+  return line.substr(0, colon);
+}
 
 const char* ToolchainBounds::record(std::size_t i) const {
   if (!sorted()) throw std::logic_error("ToolchainBounds: looked up before sort()");
@@ -46,6 +56,15 @@ ToolchainBounds::Entry ToolchainBounds::operator[](std::size_t i) const {
   if (fields & kPeak) b.peak_bytes = r.figure();
   if (fields & kLeaked) b.leaked_bytes_per_op = r.figure();
   if (fields & kNote) b.note = r.text();
+  if (fields & kSweep) {
+    b.sweep.emplace(r.varint());
+    for (KnownFinding& f : *b.sweep) {
+      f.outcome = r.text();
+      f.line = r.text();
+      f.on_purpose = r.varint() != 0;
+      f.note = r.text();
+    }
+  }
   return entry;
 }
 
@@ -74,6 +93,7 @@ std::string encode(std::string_view name, const Bound& b) {
   if (b.peak_bytes) fields |= kPeak;
   if (b.leaked_bytes_per_op) fields |= kLeaked;
   if (!b.note.empty()) fields |= kNote;
+  if (b.sweep) fields |= kSweep;
   std::string record;
   files::RecordWriter w(record);
   w.varint(fields);
@@ -85,6 +105,15 @@ std::string encode(std::string_view name, const Bound& b) {
   if (fields & kPeak) w.figure(*b.peak_bytes);
   if (fields & kLeaked) w.figure(*b.leaked_bytes_per_op);
   if (fields & kNote) w.text(b.note);
+  if (fields & kSweep) {
+    w.varint(b.sweep->size());
+    for (const KnownFinding& f : *b.sweep) {
+      w.text(f.outcome);
+      w.text(f.line);
+      w.varint(f.on_purpose ? 1 : 0);
+      w.text(f.note);
+    }
+  }
   return record;
 }
 

@@ -18,6 +18,30 @@
 
 namespace allocgate::bounds {
 
+/// A failure sweep's bad outcome recorded for a test (`diff --update` of a
+/// swept report, or written by hand): the gate does not call it new.
+struct KnownFinding {
+  std::string outcome;  ///< "swallowed", "leaked", "terminated", "crashed" or "hung"
+  /// Where the failing allocation was: "function (file:line)", as the
+  /// report names it. Matched by function and file, so that a line moved by
+  /// an edit above it is the same finding.
+  std::string line;
+  /// By design (a cache that drops an entry when memory runs out): never a
+  /// finding, and --update keeps it when the sweep no longer sees it.
+  bool on_purpose = false;
+  std::string note;
+};
+
+/// A finding's line, "function (file:32)", without its line number:
+/// "function (file)", what two findings at one place share. A line naming
+/// no file is its own place.
+std::string_view finding_place(std::string_view line);
+
+/// Whether `found` (a sweep's outcome and line) is a finding `known` records.
+inline bool same_finding(const KnownFinding& known, std::string_view outcome, std::string_view line) {
+  return known.outcome == outcome && finding_place(known.line) == finding_place(line);
+}
+
 struct Bound {
   double allocs_per_op = 0;
   double tolerance = 0;  ///< allowed excess over allocs_per_op; 0: exact
@@ -28,6 +52,9 @@ struct Bound {
   /// Bytes an operation may leave allocated (0: it must free all it allocates).
   std::optional<double> leaked_bytes_per_op;
   std::string note;
+  /// The test's failure sweep as recorded: its known findings, none when it
+  /// was swept clean. Absent: no sweep recorded, so every finding is new.
+  std::optional<std::vector<KnownFinding>> sweep;
 };
 
 class ToolchainBounds {

@@ -72,7 +72,7 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   has(c.kept_bytes.has_value(), kKept);
   has(c.one_time_allocs.has_value(), kOneTime);
   has(c.other_thread_allocs.has_value(), kOtherThreads);
-  has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty(), kExtra);
+  has(!c.ns_repetitions.empty() || !c.sites.empty() || !c.stacks.empty() || c.sweep.has_value(), kExtra);
 
   std::string record;
   files::RecordWriter w(record);
@@ -93,7 +93,7 @@ std::uint64_t CaseList::append(const CaseResult& c) {
   if (fields & kSha256) w.text(c.output_sha256);
   if (fields & kExtra) {
     w.varint(extras_.size());
-    extras_.push_back(Extra{c.ns_repetitions, c.sites, c.stacks});
+    extras_.push_back(Extra{c.ns_repetitions, c.sites, c.stacks, c.sweep});
   }
 
   return blocks_.append(record);
@@ -133,6 +133,7 @@ CaseResult CaseList::operator[](std::size_t i) const {
     c.ns_repetitions = extra.ns_repetitions;
     c.sites = extra.sites;
     c.stacks = extra.stacks;
+    c.sweep = extra.sweep;
   }
   return c;
 }

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,7 @@ class CaseList {
     std::vector<double> ns_repetitions;
     std::vector<SiteSummary> sites;
     std::vector<StackSummary> stacks;
+    std::optional<SweepSummary> sweep;
   };
 
   std::uint64_t append(const CaseResult& c);  // the record's place

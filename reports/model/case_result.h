@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "capture/site_summary.h"
+#include "sweep_result.h"
 
 namespace allocgate::reports {
 
@@ -57,6 +58,8 @@ struct CaseResult {
   std::optional<double> other_thread_allocs;
   std::vector<SiteSummary> sites;    ///< top sites, most allocations first; empty if not profiled
   std::vector<StackSummary> stacks;  ///< top stacks, for the HTML flame graph
+  /// The test's failure sweep (allocgate_sweep); absent when it was not swept.
+  std::optional<SweepSummary> sweep;
 };
 
 }  // namespace allocgate::reports

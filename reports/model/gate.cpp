@@ -15,6 +15,7 @@
 #include "input_error.h"
 #include "name_order.h"
 #include "site_findings.h"
+#include "sweep_gate.h"
 #include "text_table.h"
 
 namespace allocgate::reports {
@@ -55,7 +56,7 @@ std::string varies(const CaseResult& c) {
          " allocs/op between repetitions";
 }
 
-GateRow judge(const bounds::Bound& bound, CaseResult case_result) {
+GateRow judge_figures(const bounds::Bound& bound, CaseResult case_result) {
   std::string name = case_result.name;
   GateRow row{std::move(name), Status::ok, bound, std::move(case_result), {}};
   const CaseResult& measured = *row.measured;
@@ -110,6 +111,26 @@ GateRow judge(const bounds::Bound& bound, CaseResult case_result) {
     row.status = Status::improved;
     row.detail = "allocs/op " + files::exact(measured.allocs_per_op) + " < bound " + files::exact(bound.allocs_per_op) +
                  " (" + files::signed_exact(measured.allocs_per_op - bound.allocs_per_op) + "): tighten with --update";
+  }
+  return row;
+}
+
+// A case's figures, then its failure sweep: a bad outcome its bound does
+// not record fails it, beside a figure over its bound or alone.
+GateRow judge(const bounds::Bound& bound, CaseResult case_result) {
+  GateRow row = judge_figures(bound, std::move(case_result));
+  const CaseResult& measured = *row.measured;
+  if (!measured.sweep ||
+      (row.status != Status::ok && row.status != Status::improved && row.status != Status::regression)) {
+    return row;
+  }
+  const std::vector<const SweepFindingResult*> found = new_findings(bound.sweep, *measured.sweep);
+  if (found.empty()) return row;
+  if (row.status == Status::regression) {
+    row.detail += "; " + new_findings_text(found);
+  } else {
+    row.status = Status::regression;
+    row.detail = new_findings_text(found);
   }
   return row;
 }
@@ -340,9 +361,13 @@ bool memory_failed(const GateRow& row) {
          (row.detail.rfind("peak_bytes", 0) == 0 || row.detail.rfind("leaked_bytes_per_op", 0) == 0);
 }
 
+// A regression of the failure sweep alone: its lines are the findings'
+// (in its detail), not the lines that allocate.
+bool sweep_only(const GateRow& row) { return row.detail.rfind("failure sweep:", 0) == 0; }
+
 std::vector<const SiteSummary*> sites_shown(const GateRow& row) {
   std::vector<const SiteSummary*> sites;
-  if (!row.measured) return sites;
+  if (!row.measured || sweep_only(row)) return sites;
   for (const SiteSummary& site : row.measured->sites) sites.push_back(&site);
   if (memory_failed(row)) {
     std::stable_sort(sites.begin(), sites.end(),
@@ -411,7 +436,10 @@ std::string growth_text(const GateRow& row, const SiteChange& change) {
 std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
   SiteFindings findings;
   for (const GateRow& row : result.rows) {
-    if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty()) continue;
+    if (row.status != Status::regression || !row.bound || !row.measured || row.measured->sites.empty() ||
+        sweep_only(row)) {
+      continue;
+    }
     const std::vector<SiteChange> grown = grown_sites(result, row);
     if (grown.empty() || grown[0].change <= 0) continue;  // a growth in bytes alone is said under its row
     findings.add(grown[0].where, row.name, grown[0].change, grown[0].temporary, grown[0].hint, grown[0].functions);
@@ -427,7 +455,7 @@ std::vector<SiteFinding> shared_top_sites(const GateResult& result) {
 // says: the caller then shows the row's top sites.
 bool print_grown(std::ostream& out, const GateResult& result, const GateRow& row,
                  const std::function<std::string(const std::string&)>& line) {
-  if (!result.base_sites.count(row.name)) return false;
+  if (!result.base_sites.count(row.name) || sweep_only(row)) return false;
   const std::vector<SiteChange> grown = grown_sites(result, row);
   if (grown.empty()) {
     out << line("no line allocates more than in the base: the change is in lines the sites do not tell apart") << "\n";
@@ -442,7 +470,7 @@ bool print_grown(std::ostream& out, const GateResult& result, const GateRow& row
 bool top_sites_only(const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (row.status == Status::regression && row.measured && !row.measured->sites.empty() &&
-        !result.base_sites.count(row.name)) {
+        !result.base_sites.count(row.name) && !sweep_only(row)) {
       return true;
     }
   }
@@ -472,6 +500,7 @@ void print_bounds_table(std::ostream& out, const GateResult& result, bool markdo
         if (markdown && fails(row)) status = "**" + status + "**";
         // A failed test's figures gate as any other's; the table says it failed.
         if (row.measured && row.measured->test_failed) status += ", test failed";
+        if (row.status == Status::regression && sweep_only(row)) status += ", failure sweep";
         return std::vector<std::string>{markdown ? files::markdown_code(row.name) : files::terminal_text(row.name),
                                         std::move(c.bound),
                                         std::move(c.measured),
@@ -557,6 +586,14 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
   for (const GateRow& row : result.rows) {
     if (!fails(row) || said.count(row.name)) continue;
     out << "::error ";
+    if (sweep_only(row)) {  // at the line whose allocation's failure was mishandled
+      const std::vector<const SweepFindingResult*> found = new_findings(row.bound->sweep, *row.measured->sweep);
+      if (const auto at = found.empty() ? std::nullopt : file_line_of(found[0]->line)) {
+        out << "file=" << files::workflow_property(at->file) << ",line=" << at->line << ",";
+      }
+      out << "title=allocation failure mishandled::" << files::workflow_data(row.name + ": " + row.detail) << "\n";
+      continue;
+    }
     // Point the annotation at the line that grew most against the base,
     // else at the line that allocates most, when known.
     const std::vector<SiteChange> grown = grown_sites(result, row);
@@ -582,6 +619,13 @@ void print_github_annotations(std::ostream& out, const GateResult& result) {
 namespace {
 
 bool whole(double figure) { return std::floor(figure) == figure; }
+
+bool same_findings(const std::vector<bounds::KnownFinding>& a, const std::vector<bounds::KnownFinding>& b) {
+  return std::equal(
+      a.begin(), a.end(), b.begin(), b.end(), [](const bounds::KnownFinding& x, const bounds::KnownFinding& y) {
+        return x.outcome == y.outcome && x.line == y.line && x.on_purpose == y.on_purpose && x.note == y.note;
+      });
+}
 
 // Why a case's figures would make a flaky bound, or empty when they would not.
 std::string flaky_figures(const CaseResult& c) {
@@ -609,6 +653,14 @@ std::string describe(const BoundChange& change, const Report& report) {
   if (change.kind == Kind::failed_test) {
     return "not recorded " + std::string(report.cases.name(change.case_index)) +
            ": the test failed, and a failed test's figures hold its framework's formatting of the failure";
+  }
+  if (change.kind == Kind::swept) {
+    const auto findings = [](double n) {
+      return n == 0 ? std::string("clean") : files::exact(n) + (n == 1 ? " finding" : " findings");
+    };
+    std::string line = "swept " + std::string(report.cases.name(change.case_index)) + ": ";
+    if (change.from >= 0) line += findings(change.from) + " -> ";
+    return line + findings(change.to);
   }
   std::string line = change.kind == Kind::added       ? "added "
                      : change.kind == Kind::tightened ? "tightened "
@@ -680,10 +732,30 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
         continue;
       }
     }
+    if (bound && c.sweep && !c.sweep->nondeterministic) {
+      const std::vector<const SweepFindingResult*> found = new_findings(bound->sweep, *c.sweep);
+      if (bound->sweep && !found.empty() && !allow_loosen) {
+        refused.push_back("not recording " + c.name + ": " + new_findings_text(found) +
+                          "; fix it, mark it \"on_purpose\" in the bounds file, or --allow-loosen records it");
+        continue;
+      }
+      std::vector<bounds::KnownFinding> recorded = recorded_findings(bound->sweep, *c.sweep);
+      if (!bound->sweep || !same_findings(*bound->sweep, recorded)) {
+        changes.push_back({index, BoundChange::Kind::swept, false,
+                           bound->sweep ? static_cast<double>(bound->sweep->size()) : -1.0,
+                           static_cast<double>(recorded.size())});
+        bound->sweep = std::move(recorded);
+        section.set(*at, *bound);
+      }
+    }
     if (!bound) {
       added.push_back(index);
       added_changes.push_back(changes.size());
       changes.push_back({index, BoundChange::Kind::added, false, 0, c.allocs_per_op});
+      if (c.sweep && !c.sweep->nondeterministic) {
+        const double findings = static_cast<double>(recorded_findings(std::nullopt, *c.sweep).size());
+        changes.push_back({index, BoundChange::Kind::swept, false, -1, findings});
+      }
       continue;
     }
     bool moved = false;
@@ -722,6 +794,7 @@ bounds::BoundsFile update_bounds(bounds::BoundsFile bounds, const Report& report
                 " allocations), whose scheduling may move its figures: a tolerance of at least their square root";
     }
     changes[added_changes[a]].from = b.tolerance;
+    if (c.sweep && !c.sweep->nondeterministic) b.sweep = recorded_findings(std::nullopt, *c.sweep);
     section.add(c.name, b);
   }
   // A report's names are unique (read_report refuses one twice), and only

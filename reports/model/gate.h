@@ -133,7 +133,9 @@ struct BoundChange {
   /// failed_test: not a change; a failed test's figures are never recorded
   /// (they hold the framework's formatting of the failure).
   /// widened: a tolerance made as wide as the range the runs saw (fold_runs).
-  enum class Kind : std::uint8_t { added, tightened, loosened, widened, failed_test };
+  /// swept: the failure sweep's findings recorded (from: how many were
+  /// before, -1 when none was recorded; to: how many now).
+  enum class Kind : std::uint8_t { added, tightened, loosened, widened, failed_test, swept };
   std::uint32_t case_index;  ///< into the report's cases
   Kind kind;
   bool bytes;   ///< bytes/op moved; else allocs/op (the figure added, for an added bound)
@@ -160,6 +162,11 @@ std::string describe(const BoundChange& change, const Report& report);
 /// reached, with a tolerance of the range's width (so a run may reach one
 /// range past it), and a note saying so; a bound whose tolerance is
 /// narrower is refused unless allow_loosen widens it.
+///
+/// A swept test (the report's allocgate_sweep) has its sweep's findings
+/// recorded in its bound (sweep_gate.h), those marked on purpose kept; a
+/// finding its recorded sweep does not know is refused unless allow_loosen.
+/// A sweep not to be trusted (nondeterministic) is not recorded.
 ///
 /// A new bound of a test that allocates on other threads (its report's
 /// allocgate_other_thread_allocs), whether or not the runs differed, gets a

@@ -76,5 +76,6 @@ inline constexpr const char* kNsPerOpRepetitions = "ns_per_op_repetitions";  ///
 inline constexpr const char* kOutputSha256 = "output_sha256";
 inline constexpr const char* kEqualToReference = "equal_to_reference";
 inline constexpr const char* kTestFailed = allocgate::keys::kTestFailed;  ///< a GoogleTest test that failed
+inline constexpr const char* kSweep = allocgate::keys::kSweep;            ///< a test's failure sweep (sweep_result.h)
 
 }  // namespace allocgate::reports::keys

@@ -59,6 +59,23 @@ const NotRun* CaseIndex::find_not_run(std::string_view name) const {
 
 namespace {
 
+// A test's sweep as a test binary writes it (report_keys.h's kSweep).
+nlohmann::json sweep_json(const SweepSummary& sweep) {
+  nlohmann::json outcomes = nlohmann::json::object();
+  for (const auto& [name, count] : sweep.outcomes) outcomes[name] = count;
+  nlohmann::json findings = nlohmann::json::array();
+  for (const SweepFindingResult& f : sweep.findings) {
+    nlohmann::json finding{{"point", f.point}, {"outcome", f.outcome}, {"line", f.line}, {"detail", f.detail}};
+    if (f.on_purpose) finding["on_purpose"] = true;
+    findings.push_back(std::move(finding));
+  }
+  return {{"attempts", sweep.attempts},
+          {"tried", sweep.tried},
+          {"outcomes", std::move(outcomes)},
+          {"nondeterministic", sweep.nondeterministic},
+          {"findings", std::move(findings)}};
+}
+
 // One case as its entry in benchmarks[].
 nlohmann::json case_json(const CaseResult& c) {
   nlohmann::json entry{{k::kName, c.name},         {k::kRunName, c.name},
@@ -82,6 +99,7 @@ nlohmann::json case_json(const CaseResult& c) {
   if (c.test_failed) entry[k::kTestFailed] = true;
   if (!c.sites.empty()) entry[k::kSites] = site_summary::sites_json(c.sites);
   if (!c.stacks.empty()) entry[k::kStacks] = site_summary::stacks_json(c.stacks);
+  if (c.sweep) entry[k::kSweep] = sweep_json(*c.sweep);
   return entry;
 }
 

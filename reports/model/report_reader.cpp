@@ -258,6 +258,70 @@ void read_sites(const Reader& r, CaseResult& c, FramePool& frames) {
   }
 }
 
+// A test's failure sweep (allocgate_sweep): counts that fit, outcomes the
+// sweep names, and texts no longer than a test binary writes them.
+void read_sweep(const Reader& r, CaseResult& c) {
+  constexpr std::size_t kMaxFindings = 100000;
+  constexpr std::size_t kMaxText = 70000;  // a child's line or message, 64 KiB, and the detail's words
+  const Json* sweep = field(r.entry(), k::kSweep);
+  if (!sweep) return;
+  const std::string where = c.name + ": allocgate_sweep";
+  if (!sweep->is_object()) r.fail(where + " is not an object");
+  const auto count = [&](const Json& o, const char* key) -> std::uint64_t {
+    const Json* value = field(o, key);
+    if (!value) return 0;
+    if (!value->is_number_unsigned() || value->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxCount)) {
+      r.fail(where + "." + key + " is not a whole number up to 2^53 (" + value->dump() + ")");
+    }
+    return value->get<std::uint64_t>();
+  };
+  const auto outcome = [&](std::string_view name) {
+    for (const char* known : allocgate::keys::kSweepOutcomes) {
+      if (name == known) return;
+    }
+    r.fail(where + " names an outcome it does not know: " + std::string(name.substr(0, 100)));
+  };
+  const auto text = [&](const Json& o, const char* key) {
+    const Json* value = field(o, key);
+    if (!value) return std::string();
+    const auto v = text_of(*value);
+    if (!v || v->size() > kMaxText) {
+      r.fail(where + ": a finding's " + key + " is not a string of at most " + std::to_string(kMaxText) + " bytes");
+    }
+    return std::string(*v);
+  };
+  SweepSummary s;
+  s.attempts = count(*sweep, "attempts");
+  s.tried = count(*sweep, "tried");
+  if (const Json* nondeterministic = field(*sweep, "nondeterministic")) {
+    if (!nondeterministic->is_boolean()) r.fail(where + ".nondeterministic is not true or false");
+    s.nondeterministic = nondeterministic->get<bool>();
+  }
+  if (const Json* outcomes = field(*sweep, "outcomes")) {
+    if (!outcomes->is_object()) r.fail(where + ".outcomes is not an object");
+    for (const auto& [name, value] : outcomes->items()) {
+      outcome(name);
+      s.outcomes.emplace_back(name, count(*outcomes, name.c_str()));
+    }
+  }
+  if (const Json* findings = field(*sweep, "findings")) {
+    if (!findings->is_array() || findings->size() > kMaxFindings) {
+      r.fail(where + ".findings is not an array of at most " + std::to_string(kMaxFindings));
+    }
+    for (const Json& f : *findings) {
+      if (!f.is_object()) r.fail(where + ": a finding is not an object");
+      SweepFindingResult finding{count(f, "point"), text(f, "outcome"), text(f, "line"), text(f, "detail"), false};
+      if (const Json* on_purpose = field(f, "on_purpose")) {
+        if (!on_purpose->is_boolean()) r.fail(where + ": a finding's on_purpose is not true or false");
+        finding.on_purpose = on_purpose->get<bool>();
+      }
+      outcome(finding.outcome);
+      s.findings.push_back(std::move(finding));
+    }
+  }
+  c.sweep = std::move(s);
+}
+
 // A case's timed repetitions: finite, non-negative figures, at most as many as
 // `run --repetitions` allows.
 void read_repetitions(const Reader& r, CaseResult& c) {
@@ -308,6 +372,7 @@ CaseResult read_case(const Reader& r, FramePool& frames) {
   }
   c.test_failed = r.flag(k::kTestFailed);
   read_sites(r, c, frames);
+  read_sweep(r, c);
   return c;
 }
 
@@ -360,6 +425,7 @@ void add_iteration(const std::string& name, Benchmark& b, const Reader& r, Frame
     c.other_thread_allocs = std::max(c.other_thread_allocs.value_or(0), *v);
   }
   if (c.sites.empty()) read_sites(r, c, frames);  // --allocgate_sites writes them into every repetition
+  if (!c.sweep) read_sweep(r, c);
   if (const auto t = r.nanoseconds(k::kRealTime)) b.real_ns.push_back(*t);
   if (const auto t = r.nanoseconds(k::kCpuTime)) b.cpu_ns.push_back(*t);
 }

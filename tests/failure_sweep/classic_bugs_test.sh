@@ -3,11 +3,14 @@
 # The failure sweep over classic_bugs_test.cpp: each bug found at its line
 # with its outcome, nothing else flagged, a finding run again alone by the
 # command the sweep prints, and the retry loop hung once memory runs out.
-# Usage: classic_bugs_test.sh SUITE_BINARY SUITE_SOURCE WORK_DIR
+# The gate keeps a swept suite so: its findings recorded, a new one fails,
+# one marked on purpose fails nothing.
+# Usage: classic_bugs_test.sh SUITE_BINARY SUITE_SOURCE WORK_DIR ALLOCGATE
 set -euo pipefail
 suite=$1
 source=$2
 work=$3
+allocgate=$4
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -70,4 +73,34 @@ diff <(printf '%s\t%s\n' RetryLoop.RetriesOnBadAlloc "hung@$(line_of ' with --al
 seed=$(grep -o 'allocgate_fail_seed=[0-9]*' "$work/sample.log" | head -1 | cut -d= -f2)
 [ -n "$seed" ] || { cat "$work/sample.log"; fail "the sample's seed is not printed"; }
 [ "$(jq '[.benchmarks[].allocgate_sweep.tried] | max' "$work/sample.json")" -le 2 ] || fail "more points than the sample's 2"
-echo "PASS: every classic bug found at its line, the clean tests clean, a finding run alone, the retry loop hung"
+
+# The gate: the sweep's findings recorded, then held. The whole suite's six
+# findings (the noexcept function's two allocations each terminate).
+"$allocgate" diff --update --bounds "$work/bounds.json" "$work/sweep.json" >"$work/update.log" 2>&1 ||
+  { cat "$work/update.log"; fail "the sweep's bounds were not recorded"; }
+[ "$(jq '[.toolchains[][].sweep | length] | add' "$work/bounds.json")" = 6 ] ||
+  { cat "$work/bounds.json"; fail "not the six findings recorded"; }
+"$allocgate" diff --bounds "$work/bounds.json" "$work/sweep.json" >"$work/gate.log" 2>&1 ||
+  { cat "$work/gate.log"; fail "the gate failed on the findings it recorded"; }
+# A finding the bounds do not record, as when the leak is new, fails the gate at its line.
+jq '.toolchains[]["ClassicBugs.RawNewBeforeAThrowingPushBack"].sweep = []' "$work/bounds.json" >"$work/before.json"
+status=0
+"$allocgate" diff --bounds "$work/before.json" "$work/sweep.json" >"$work/gate.log" 2>&1 || status=$?
+[ "$status" = 1 ] && grep -q "^REGRESSION ClassicBugs.RawNewBeforeAThrowingPushBack: failure sweep: leaked at .*classic_bugs_test.cpp:$(line_of ': leaked')) with allocation 2 failing" "$work/gate.log" ||
+  { cat "$work/gate.log"; fail "a new finding did not fail the gate at its line (exit $status)"; }
+status=0
+"$allocgate" diff --update --bounds "$work/before.json" "$work/sweep.json" >"$work/update.log" 2>&1 || status=$?
+[ "$status" != 0 ] && grep -q "not recording ClassicBugs.RawNewBeforeAThrowingPushBack: failure sweep: leaked" "$work/update.log" ||
+  { cat "$work/update.log"; fail "--update recorded a new finding without --allow-loosen"; }
+# On purpose: the catch-all's default marked so in the bounds file the test
+# runs with, its test passes, and the gate holds it.
+jq '.toolchains[]["ClassicBugs.ACatchAllThatReturnsADefault"].sweep[0] += {"on_purpose": true, "note": "0 is the caller'"'"'s default"}' \
+  "$work/bounds.json" >"$work/on_purpose.json"
+ALLOCGATE_BOUNDS="$work/on_purpose.json" "$suite" --gtest_filter=ClassicBugs.ACatchAllThatReturnsADefault \
+  --allocgate_fail_each --allocgate_out="$work/on_purpose_run.json" >"$work/on_purpose.log" 2>&1 ||
+  { cat "$work/on_purpose.log"; fail "a finding marked on purpose failed its test"; }
+[ "$(jq '.benchmarks[0].allocgate_sweep.findings[0].on_purpose' "$work/on_purpose_run.json")" = true ] ||
+  fail "the report does not say the finding is on purpose"
+"$suite" --gtest_filter=ClassicBugs.ACatchAllThatReturnsADefault --allocgate_fail_each >/dev/null 2>&1 &&
+  fail "without the bounds file, the finding did not fail its test"
+echo "PASS: every classic bug found at its line, the clean tests clean, a finding run alone, the retry loop hung, the gate held"

@@ -43,6 +43,11 @@ inline constexpr const char* kTestFailed = "allocgate_test_failed";
 /// "outcomes": {name: count}, "nondeterministic", "findings": [{"point",
 /// "outcome", "line", "detail"}]}.
 inline constexpr const char* kSweep = "allocgate_sweep";
+/// The outcomes a sweep names, in its order: the two that are as expected
+/// (propagated, handled), then the findings, worst last, then a point a
+/// second run never reached (its test allocates differently run to run).
+inline constexpr const char* kSweepOutcomes[] = {"propagated", "handled", "swallowed", "leaked",
+                                                 "terminated", "crashed", "hung",      "not reached"};
 
 // --- context: what built the binary --------------------------------------------
 /// "googletest": the report is a test binary's, a case per test

@@ -13,13 +13,18 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <iterator>
+#include <optional>
 #include <random>
 #include <sstream>
 
 #include "allocgate/guards.h"
+#include "allocgate/report_keys.h"
+#include "bounds_file.h"
 #include "capture/stack_site.h"
 #include "counting/thread_state.h"
 #include "escape.h"
@@ -309,9 +314,8 @@ std::string plural(std::uint64_t n, const char* one, const char* many) {
 }  // namespace
 
 const char* outcome_name(SweepOutcome outcome) {
-  static constexpr const char* kNames[kSweepOutcomes] = {"propagated", "handled", "swallowed", "leaked",
-                                                         "terminated", "crashed", "hung",      "not reached"};
-  return kNames[static_cast<std::size_t>(outcome)];
+  static_assert(std::size(keys::kSweepOutcomes) == kSweepOutcomes);
+  return keys::kSweepOutcomes[static_cast<std::size_t>(outcome)];
 }
 
 bool parse_fail_each(const std::string& value, SweepOptions& options) {
@@ -491,10 +495,42 @@ void FailureSweep::disarm() {
   t.on_attempt = nullptr;
 }
 
+std::size_t FailureSweep::mark_on_purpose(const std::string& test, const char* toolchain, SweepResult& result) {
+  const PauseCounting pause;  // the bounds file is not the test's
+  // ALLOCGATE_BOUNDS's file, read at the first swept test with findings.
+  static const std::optional<bounds::BoundsFile> recorded = []() -> std::optional<bounds::BoundsFile> {
+    const char* file = std::getenv("ALLOCGATE_BOUNDS");
+    if (file == nullptr || *file == '\0') return std::nullopt;
+    try {
+      return bounds::read_bounds(file);
+    } catch (const std::exception& e) {
+      std::cerr << "allocgate: the failure sweep marks nothing on purpose: " << files::terminal_text(e.what()) << "\n";
+      return std::nullopt;
+    }
+  }();
+  std::optional<bounds::Bound> bound;
+  if (recorded) {
+    const auto section = recorded->toolchains.find(toolchain);
+    if (section != recorded->toolchains.end()) bound = section->second.find(test);
+  }
+  std::size_t left = 0;
+  for (SweepFinding& f : result.findings) {
+    if (bound && bound->sweep) {
+      for (const bounds::KnownFinding& known : *bound->sweep) {
+        f.on_purpose =
+            f.on_purpose || (known.on_purpose && bounds::same_finding(known, outcome_name(f.outcome), f.line));
+      }
+    }
+    if (!f.on_purpose) ++left;
+  }
+  return left;
+}
+
 std::string FailureSweep::findings_text(const std::string& test, const SweepResult& result,
                                         const std::string& reproduce) {
   std::ostringstream out;
   for (const SweepFinding& f : result.findings) {
+    if (f.on_purpose) continue;
     out << test << ": with allocation " << f.point << " of " << result.attempts << " failing";
     if (!f.line.empty()) out << ", at " << files::terminal_text(f.line);
     out << ": " << outcome_name(f.outcome);

@@ -71,6 +71,9 @@ struct SweepFinding {
   SweepOutcome outcome = SweepOutcome::kHandled;
   std::string line;    ///< the project's frame: "function (file:line)"; empty when unknown
   std::string detail;  ///< "signal 11", "16 bytes in 1 block"...
+  /// The bounds file marks it on purpose for this test (mark_on_purpose):
+  /// reported, but it fails nothing.
+  bool on_purpose = false;
 };
 
 /// A test's sweep.
@@ -115,7 +118,14 @@ class FailureSweep {
   /// framework caught what the test's body threw, and reports it.
   static void stop_failing();
 
-  /// One line per finding of `test`'s sweep, with the command that runs it
+  /// Marks the findings of `test`'s sweep that the bounds file named by
+  /// ALLOCGATE_BOUNDS marks on purpose under `toolchain` (the gate's own
+  /// rule: bounds::same_finding). The file is read once; one that cannot be
+  /// read is said once on stderr, and marks none. Returns how many findings
+  /// are left that are not on purpose.
+  static std::size_t mark_on_purpose(const std::string& test, const char* toolchain, SweepResult& result);
+
+  /// One line per finding of `test`'s sweep not on purpose, with the command that runs it
   /// alone: `reproduce` followed by the point (" --allocgate_fail_at=").
   static std::string findings_text(const std::string& test, const SweepResult& result, const std::string& reproduce);
 

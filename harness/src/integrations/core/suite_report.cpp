@@ -52,8 +52,10 @@ nlohmann::json sweep_json(const SweepResult& sweep) {
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const SweepFinding& f : sweep.findings) {
-    findings.push_back(
-        {{"point", f.point}, {"outcome", outcome_name(f.outcome)}, {"line", f.line}, {"detail", f.detail}});
+    nlohmann::json finding{
+        {"point", f.point}, {"outcome", outcome_name(f.outcome)}, {"line", f.line}, {"detail", f.detail}};
+    if (f.on_purpose) finding["on_purpose"] = true;
+    findings.push_back(std::move(finding));
   }
   return {{"attempts", sweep.attempts},
           {"tried", sweep.tried},

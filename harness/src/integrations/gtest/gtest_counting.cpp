@@ -19,7 +19,6 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <random>
 #include <sstream>
 #include <string_view>
 #include <thread>
@@ -29,6 +28,7 @@
 #include "allocgate/guards.h"
 #include "allocgate/scope.h"
 #include "allocgate/sites.h"
+#include "allocgate/toolchain.h"
 #include "atomic_write.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
@@ -41,6 +41,7 @@
 #include "integrations/core/run_options.h"
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
+#include "integrations/core/sweep_settings.h"
 #include "integrations/gtest/gtest_catch.h"
 #include "integrations/gtest/gtest_leak_rerun.h"
 
@@ -78,106 +79,16 @@ bool environment_switch(const char* name, bool& target, std::ostream& err) {
 
 bool g_flags_taken = false;
 
-// The failure sweep's settings, each a variable and a flag (failure_sweep.h):
-// ALLOCGATE_FAIL_EACH and --allocgate_fail_each, and so on. False, having
-// said why, for a bad value.
-struct SweepSettings {
-  std::optional<std::string> each;
-  integrations::SweepOptions options;
-  bool seeded = false;
-};
-SweepSettings g_sweep_settings;
+// The failure sweep's settings (sweep_settings.h), spelled --allocgate_fail_*.
+integrations::SweepSettings g_sweep_settings{"--allocgate_fail_"};
 
-bool set_sweep(std::string_view setting, const std::string& value, std::string_view spelled, std::ostream& err) {
-  CountingOptions& options = counting_options();
-  SweepSettings& s = g_sweep_settings;
-  const auto bad = [&](const char* wants) {
-    err << "allocgate: " << spelled << " takes " << wants << ", not '" << files::terminal_text(value) << "'\n";
-    return false;
-  };
-  const auto number = [&](std::uint64_t most) -> std::optional<std::uint64_t> {
-    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) return {};
-    const std::uint64_t n = std::stoull(value);
-    if (n > most) return {};
-    return n;
-  };
-  if (setting == "each") {
-    integrations::SweepOptions check;
-    if (!integrations::parse_fail_each(value, check)) return bad("sites, all or a count of points a test");
-    s.each = value;
-  } else if (setting == "at") {
-    const auto n = number(~std::uint64_t{0} - 1);
-    if (!n) return bad("an allocation's number, from 0");
-    options.fail_at = *n;
-  } else if (setting == "rest") {
-    const std::optional<bool> on = switch_value(value.c_str());
-    if (!on) return bad("1 or 0 (true or false)");
-    options.fail_rest = *on;
-  } else if (setting == "seed") {
-    const auto n = number(~std::uint64_t{0});
-    if (!n) return bad("a number");
-    s.options.seed = *n;
-    s.seeded = true;
-  } else if (setting == "timeout") {
-    const auto n = number(24 * 3600);
-    if (!n || *n == 0) return bad("seconds, 1 to 86400");
-    s.options.timeout_seconds = static_cast<unsigned>(*n);
-  }
-  return true;
-}
-
-constexpr std::string_view kSweepSettings[] = {"each", "at", "rest", "seed", "timeout"};
-
-bool sweep_from_environment(std::ostream& err) {
-  for (const std::string_view setting : kSweepSettings) {
-    std::string name = "ALLOCGATE_FAIL_";
-    for (const char c : setting) name += static_cast<char>(c - 'a' + 'A');
-    const char* value = std::getenv(name.c_str());
-    if (value != nullptr && *value != '\0' && !set_sweep(setting, value, name, err)) return false;
-  }
-  return true;
-}
-
-// 1: argv[i] was one of the sweep's flags, taken; 0: it was not; -1: a bad value, said.
-int take_sweep_flag(std::string_view arg, std::ostream& err) {
-  for (const std::string_view setting : kSweepSettings) {
-    const std::string flag = "--allocgate_fail_" + std::string(setting);
-    const char* value = flag_value(arg, flag);
-    if (value == nullptr) continue;
-    // Alone, --allocgate_fail_each is "sites" and --allocgate_fail_rest is on.
-    const std::string given = *value != '\0' ? value : setting == "rest" ? "1" : "";
-    return set_sweep(setting, given, flag, err) ? 1 : -1;
-  }
-  return 0;
-}
-
-// After the variables and flags: the sweep asked for, its sample's seed
-// drawn when none was given, and said once.
+// After the variables and flags: what the sweep was asked, said once.
 void settle_sweep(std::ostream& err) {
-  SweepSettings& s = g_sweep_settings;
   CountingOptions& options = counting_options();
-  if (!s.each) return;
-  integrations::parse_fail_each(*s.each, s.options);
-  s.options.rest = options.fail_rest;
-  s.options.source_root = options.source_root;
-  if (s.options.points == integrations::SweepOptions::Points::kSample && !s.seeded) {
-    s.options.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
-  }
-  options.sweep = s.options;
-  err << "allocgate: each test swept under allocation failure: ";
-  switch (s.options.points) {
-    case integrations::SweepOptions::Points::kSites:
-      err << "the first allocation of each distinct stack";
-      break;
-    case integrations::SweepOptions::Points::kAll:
-      err << "every allocation";
-      break;
-    case integrations::SweepOptions::Points::kSample:
-      err << "a sample of " << s.options.sample << " allocations a test, seed " << s.options.seed
-          << " (--allocgate_fail_seed=" << s.options.seed << " draws it again)";
-      break;
-  }
-  err << (options.fail_rest ? ", it and every later one failing" : " failing, one at a time") << '\n';
+  const integrations::SweepRequest request = g_sweep_settings.settle(options.source_root, err);
+  options.sweep = request.sweep;
+  options.fail_at = request.fail_at;
+  options.fail_rest = request.fail_rest;
 }
 
 // A frame above GoogleTest's runner, live while every test runs
@@ -401,13 +312,16 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     }
     std::optional<integrations::SweepResult> swept = std::move(swept_);
     swept_.reset();
+    // Whether the test failed by itself: a sweep's findings fail it too, but
+    // its figures are its run's with no failure, and the gate records them.
+    const bool failed = info.result()->Failed();
     if (swept && !info.result()->Skipped()) report_sweep(info, *swept);
     if (!info.result()->Skipped()) {  // a skipped test is not a case
       integrations::TestFigures figures;
       figures.stats = stats;
       figures.leaked_blocks = leaked.blocks;
       figures.leaked_bytes = leaked.bytes;
-      figures.failed = info.result()->Failed();
+      figures.failed = failed;
       figures.kept_blocks = live.kept.blocks - std::min(live.kept.blocks, record_blocks);
       figures.kept_bytes = live.kept.bytes - std::min(live.kept.bytes, record_bytes);
       figures.one_time_allocations = one_time.allocations;
@@ -449,13 +363,13 @@ class CountingListener : public ::testing::EmptyTestEventListener {
 
   // A sweep's findings fail the test through GoogleTest, each with the
   // command that runs it alone; a sweep not to be trusted is said.
-  static void report_sweep(const ::testing::TestInfo& info, const integrations::SweepResult& swept) {
+  static void report_sweep(const ::testing::TestInfo& info, integrations::SweepResult& swept) {
     const std::string name = full_name(info);
     if (swept.nondeterministic) {
       std::cerr << "allocgate: " << files::terminal_text(name)
                 << ": its allocations differ from run to run; its failure sweep is not trusted\n";
     }
-    if (swept.findings.empty()) return;
+    if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, swept) == 0) return;
     std::string reproduce = files::terminal_text(executable()) + " --gtest_filter=" + files::terminal_text(name);
     if (counting_options().fail_rest) reproduce += " --allocgate_fail_rest";
     const std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), swept, reproduce);
@@ -515,7 +429,11 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
   if (const char* root = std::getenv("ALLOCGATE_SOURCE_ROOT")) options.source_root = root;
   if (!environment_switch("ALLOCGATE_SITES", options.sites, err) ||
       !environment_switch("ALLOCGATE_FAIL_ON_LEAK", options.fail_on_leak, err) ||
-      !environment_switch("ALLOCGATE_WARM_UP", options.warm_up, err) || !sweep_from_environment(err)) {
+      !environment_switch("ALLOCGATE_WARM_UP", options.warm_up, err)) {
+    return false;
+  }
+  if (std::string error; !g_sweep_settings.from_environment(error)) {
+    err << error << '\n';
     return false;
   }
   if (argc == nullptr || argv == nullptr) {
@@ -545,8 +463,12 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
       options.source_root = v;
       continue;
     }
-    if (const int taken = take_sweep_flag(arg, err); taken != 0) {
-      if (taken < 0) return false;
+    std::string error;
+    if (const int taken = g_sweep_settings.take_flag(arg, error); taken != 0) {
+      if (taken < 0) {
+        err << error << '\n';
+        return false;
+      }
       continue;
     }
     bool* target = nullptr;
@@ -571,9 +493,8 @@ bool take_counting_flags(int* argc, char** argv, std::ostream& err) {
     if (arg.substr(0, 12) == "--allocgate_") {
       err << "allocgate: unknown flag " << files::terminal_text(arg)
           << "; allocgate::gtest takes --allocgate_out=FILE, --allocgate_sites, --allocgate_source_root=DIR, "
-             "--allocgate_fail_on_leak, --allocgate_warm_up, --allocgate_fail_each[=sites|all|N], "
-             "--allocgate_fail_rest, --allocgate_fail_seed=S, --allocgate_fail_timeout=SECONDS and "
-             "--allocgate_fail_at=K\n";
+             "--allocgate_fail_on_leak, --allocgate_warm_up, "
+          << g_sweep_settings.flags_text() << "\n";
       return false;
     }
     argv[kept++] = argv[i];

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+// The failure sweep's settings, read from the environment and the flags.
+#include "integrations/core/sweep_settings.h"
+
+#include <cstdlib>
+#include <ostream>
+#include <random>
+
+#include "escape.h"
+#include "integrations/core/flag_value.h"
+#include "integrations/core/run_options.h"
+
+namespace allocgate::integrations {
+
+namespace {
+
+constexpr std::string_view kSettings[] = {"each", "at", "rest", "seed", "timeout"};
+
+}  // namespace
+
+bool SweepSettings::set(std::string_view setting, const std::string& value, std::string_view spelled,
+                        std::string& error) {
+  const auto bad = [&](const char* wants) {
+    error = "allocgate: " + std::string(spelled) + " takes " + wants + ", not '" + files::terminal_text(value) + "'";
+    return false;
+  };
+  const auto number = [&](std::uint64_t most) -> std::optional<std::uint64_t> {
+    if (value.empty() || value.size() > 19 || value.find_first_not_of("0123456789") != std::string::npos) return {};
+    const std::uint64_t n = std::stoull(value);
+    if (n > most) return {};
+    return n;
+  };
+  if (setting == "each") {
+    SweepOptions check;
+    if (!parse_fail_each(value, check)) return bad("sites, all or a count of points a test");
+    each_ = value;
+  } else if (setting == "at") {
+    const auto n = number(~std::uint64_t{0} - 1);
+    if (!n) return bad("an allocation's number, from 0");
+    fail_at_ = *n;
+  } else if (setting == "rest") {
+    const std::optional<bool> on = switch_value(value);
+    if (!on) return bad("1 or 0 (true or false)");
+    fail_rest_ = *on;
+  } else if (setting == "seed") {
+    const auto n = number(~std::uint64_t{0});
+    if (!n) return bad("a number");
+    options_.seed = *n;
+    seeded_ = true;
+  } else if (setting == "timeout") {
+    const auto n = number(24 * 3600);
+    if (!n || *n == 0) return bad("seconds, 1 to 86400");
+    options_.timeout_seconds = static_cast<unsigned>(*n);
+  }
+  return true;
+}
+
+bool SweepSettings::from_environment(std::string& error) {
+  for (const std::string_view setting : kSettings) {
+    std::string name = "ALLOCGATE_FAIL_";
+    for (const char c : setting) name += static_cast<char>(c - 'a' + 'A');
+    const char* value = std::getenv(name.c_str());
+    if (value != nullptr && *value != '\0' && !set(setting, value, name, error)) return false;
+  }
+  return true;
+}
+
+int SweepSettings::take_flag(std::string_view arg, std::string& error) {
+  for (const std::string_view setting : kSettings) {
+    const std::string flag = prefix_ + std::string(setting);
+    const char* value = flag_value(arg, flag);
+    if (value == nullptr) continue;
+    const std::string given = *value != '\0' ? value : setting == "rest" ? "1" : "";
+    return set(setting, given, flag, error) ? 1 : -1;
+  }
+  return 0;
+}
+
+SweepRequest SweepSettings::settle(const std::string& source_root, std::ostream& said) {
+  SweepRequest request;
+  request.fail_at = fail_at_;
+  request.fail_rest = fail_rest_;
+  if (!each_) return request;
+  SweepOptions options = options_;
+  parse_fail_each(*each_, options);
+  options.rest = fail_rest_;
+  options.source_root = source_root;
+  if (options.points == SweepOptions::Points::kSample && !seeded_) {
+    options.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+  }
+  said << "allocgate: each test swept under allocation failure: ";
+  switch (options.points) {
+    case SweepOptions::Points::kSites:
+      said << "the first allocation of each distinct stack";
+      break;
+    case SweepOptions::Points::kAll:
+      said << "every allocation";
+      break;
+    case SweepOptions::Points::kSample:
+      said << "a sample of " << options.sample << " allocations a test, seed " << options.seed << " (" << prefix_
+           << "seed=" << options.seed << " draws it again)";
+      break;
+  }
+  said << (fail_rest_ ? ", it and every later one failing" : " failing, one at a time") << '\n';
+  request.sweep = std::move(options);
+  return request;
+}
+
+std::string SweepSettings::flags_text() const {
+  return prefix_ + "each[=sites|all|N], " + prefix_ + "rest, " + prefix_ + "seed=S, " + prefix_ +
+         "timeout=SECONDS and " + prefix_ + "at=K";
+}
+
+}  // namespace allocgate::integrations

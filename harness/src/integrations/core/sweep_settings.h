@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a suite asks of the failure sweep (failure_sweep.h), whatever
+// framework runs it: each setting a variable (ALLOCGATE_FAIL_EACH, _AT,
+// _REST, _SEED, _TIMEOUT) and a flag spelled the framework's way
+// (--allocgate_fail_each for GoogleTest, --allocgate-fail-each for Catch2
+// and doctest). Framework-free: prebuilt in allocgate::integration_support.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "integrations/core/failure_sweep.h"
+
+namespace allocgate::integrations {
+
+/// The sweep asked for, once every variable and flag is read.
+struct SweepRequest {
+  std::optional<SweepOptions> sweep;     ///< --allocgate_fail_each: every test swept
+  std::optional<std::uint64_t> fail_at;  ///< --allocgate_fail_at=K: each test with allocation K failing
+  bool fail_rest = false;                ///< --allocgate_fail_rest: every later allocation failing too
+};
+
+class SweepSettings {
+ public:
+  /// `flag_prefix`: "--allocgate_fail_" or "--allocgate-fail-".
+  explicit SweepSettings(std::string flag_prefix) : prefix_(std::move(flag_prefix)) {}
+
+  /// The variables. False, with a one-line `error`, on a bad value.
+  bool from_environment(std::string& error);
+  /// 1: `arg` is one of the sweep's flags, taken; 0: it is not; -1: a bad
+  /// value, said in `error`. Alone, the each flag is "sites" and the rest flag on.
+  int take_flag(std::string_view arg, std::string& error);
+  /// The request, its sample's seed drawn when none was given; a sweep is
+  /// said once on `said` (its points, and the seed that draws them again).
+  SweepRequest settle(const std::string& source_root, std::ostream& said);
+  /// "--allocgate_fail_each[=sites|all|N], --allocgate_fail_rest, ...": for
+  /// an unknown flag's message.
+  std::string flags_text() const;
+
+ private:
+  bool set(std::string_view setting, const std::string& value, std::string_view spelled, std::string& error);
+
+  std::string prefix_;
+  std::optional<std::string> each_;
+  SweepOptions options_;
+  bool seeded_ = false;
+  std::optional<std::uint64_t> fail_at_;
+  bool fail_rest_ = false;
+};
+
+}  // namespace allocgate::integrations
