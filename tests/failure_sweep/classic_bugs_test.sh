@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The failure sweep over classic_bugs_test.cpp: each bug found at its line
+# The failure sweep over classic_bugs_test.cpp (the bugs of classic_bugs.h): each bug found at its line
 # with its outcome, nothing else flagged, a finding run again alone by the
 # command the sweep prints, and the retry loop hung once memory runs out.
 # The gate keeps a swept suite so: its findings recorded, a new one fails,
 # one marked on purpose fails nothing.
-# Usage: classic_bugs_test.sh SUITE_BINARY SUITE_SOURCE WORK_DIR ALLOCGATE
+# Usage: classic_bugs_test.sh SUITE_BINARY CLASSIC_BUGS_HEADER WORK_DIR ALLOCGATE
 set -euo pipefail
 suite=$1
 source=$2
@@ -14,36 +14,16 @@ allocgate=$4
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-line_of() { grep -n -- "found here$1" "$source" | head -1 | cut -d: -f1; }
+classic_bugs_header=$source
+# shellcheck source=sweep_checks.sh
+. "$(dirname "$0")/sweep_checks.sh"
 
-# Each test: its findings, "outcome@line" (the line's number), sorted, unique.
-findings() {
-  jq -r '.benchmarks[] | [.name, ([.allocgate_sweep.findings[]? | .outcome + "@" + (.line | capture(":(?<n>[0-9]+)\\)$").n // "?")] | unique | join(","))] | @tsv' "$1"
-}
 
 status=0
 "$suite" --allocgate_fail_each --allocgate_fail_timeout=5 --allocgate_out="$work/sweep.json" >"$work/sweep.log" 2>&1 ||
   status=$?
 [ "$status" = 1 ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
-expected=$(printf '%s\t%s\n' \
-  ClassicBugs.RawNewBeforeAThrowingPushBack "leaked@$(line_of ': leaked')" \
-  ClassicBugs.ANoexceptFunctionThatAllocates "terminated@$(line_of ': terminated')" \
-  ClassicBugs.ACatchAllThatReturnsADefault "swallowed@$(line_of ': swallowed$')" \
-  ClassicBugs.ASizeUpdatedBeforeTheAllocation "swallowed@$(line_of ': swallowed (the count')" \
-  ClassicBugs.ANothrowNullUsed "crashed@$(line_of ': crashed')" \
-  RetryLoop.RetriesOnBadAlloc "" \
-  Clean.EveryFailurePropagates "" \
-  Clean.AFailureHandledWithAFallback "")
-diff <(echo "$expected") <(findings "$work/sweep.json") || { cat "$work/sweep.log"; fail "the findings differ"; }
-
-# The clean tests: every point tried, each propagated or handled.
-clean=$(jq -r '.benchmarks[] | select(.name | startswith("Clean.")) | [.name, .allocgate_sweep.tried, (.allocgate_sweep.outcomes | to_entries | map("\(.key)=\(.value)") | join(","))] | @tsv' "$work/sweep.json")
-echo "$clean" | grep -q $'Clean.EveryFailurePropagates\t[1-9][0-9]*\tpropagated=[1-9]' ||
-  fail "the clean test's points did not all propagate: $clean"
-echo "$clean" | grep -q $'Clean.AFailureHandledWithAFallback\t.*handled=1' || fail "the fallback is not handled: $clean"
-# Deterministic: no test's sweep is doubted.
-[ "$(jq '[.benchmarks[] | select(.allocgate_sweep.nondeterministic)] | length' "$work/sweep.json")" = 0 ] ||
-  fail "a test called nondeterministic"
+check_classic_findings "$work/sweep.json" "$work/sweep.log"
 # The figures are the tests' own, as without the sweep.
 "$suite" --allocgate_out="$work/plain.json" >/dev/null 2>&1 || true
 diff <(jq -r '.benchmarks[] | [.name, ."allocs/op", ."bytes/op"] | @tsv' "$work/plain.json") \
@@ -64,9 +44,7 @@ status=0
 "$suite" --gtest_filter='RetryLoop.*:Clean.*' --allocgate_fail_each --allocgate_fail_rest --allocgate_fail_timeout=2 \
   --allocgate_out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
 [ "$status" = 1 ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
-diff <(printf '%s\t%s\n' RetryLoop.RetriesOnBadAlloc "hung@$(line_of ' with --allocgate_fail_rest: hung')" \
-  Clean.EveryFailurePropagates "" Clean.AFailureHandledWithAFallback "") <(findings "$work/rest.json") ||
-  { cat "$work/rest.log"; fail "with every later allocation failing, the findings differ"; }
+check_retry_hung "$work/rest.json" "$work/rest.log"
 
 # A sample drawn from a seed, printed, draws the same points again.
 "$suite" --gtest_filter='Clean.*' --allocgate_fail_each=2 --allocgate_out="$work/sample.json" >"$work/sample.log" 2>&1
@@ -86,7 +64,7 @@ seed=$(grep -o 'allocgate_fail_seed=[0-9]*' "$work/sample.log" | head -1 | cut -
 jq '.toolchains[]["ClassicBugs.RawNewBeforeAThrowingPushBack"].sweep = []' "$work/bounds.json" >"$work/before.json"
 status=0
 "$allocgate" diff --bounds "$work/before.json" "$work/sweep.json" >"$work/gate.log" 2>&1 || status=$?
-[ "$status" = 1 ] && grep -q "^REGRESSION ClassicBugs.RawNewBeforeAThrowingPushBack: failure sweep: leaked at .*classic_bugs_test.cpp:$(line_of ': leaked')) with allocation 2 failing" "$work/gate.log" ||
+[ "$status" = 1 ] && grep -q "^REGRESSION ClassicBugs.RawNewBeforeAThrowingPushBack: failure sweep: leaked at .*classic_bugs.h:$(classic_line ': leaked')) with allocation 2 failing" "$work/gate.log" ||
   { cat "$work/gate.log"; fail "a new finding did not fail the gate at its line (exit $status)"; }
 status=0
 "$allocgate" diff --update --bounds "$work/before.json" "$work/sweep.json" >"$work/update.log" 2>&1 || status=$?

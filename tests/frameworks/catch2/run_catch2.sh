@@ -5,7 +5,7 @@
 # checks each run's figures against what its code makes; beside a main() of
 # its own; shards merged; the leak check's failure and its line; and that
 # bounds recorded from its report pass again and fail on an added
-# allocation, naming it.
+# allocation, naming it; the failure sweep over the classic bugs.
 # Usage: run_catch2.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 source=$2 work=$3
@@ -74,6 +74,32 @@ bad=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak=maybe >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes true or false" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad flag value: exit $bad"; }
 
+# The failure sweep, Catch2's spelling: the classic bugs each found at
+# their line (tests/failure_sweep/classic_bugs.h), a finding run alone by
+# the command printed, the retry loop hung once memory runs out.
+classic_bugs_header=$source/tests/failure_sweep/classic_bugs.h
+# shellcheck source=../../failure_sweep/sweep_checks.sh
+. "$source/tests/failure_sweep/sweep_checks.sh"
+status=0
+# (The compact reporter: the console's wraps a message at 80 columns.)
+"$work/build/classic_bugs_tests" --allocgate-fail-each --allocgate-fail-timeout=5 --allocgate-out="$work/sweep.json" \
+  -r compact >"$work/sweep.log" 2>&1 || status=$?
+[ "$status" = 42 ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
+check_classic_findings "$work/sweep.json" "$work/sweep.log"
+"$work/build/classic_bugs_tests" --allocgate-out="$work/unswept.json" >/dev/null 2>&1 || true
+diff <(figures_of "$work/unswept.json") <(figures_of "$work/sweep.json") || fail "the sweep changed the runs' figures"
+command=$(grep -o "alone: .*RawNewBeforeAThrowingPushBack' --allocgate-fail-at=[0-9]*" "$work/sweep.log" | head -1) || true
+[ -n "$command" ] || { cat "$work/sweep.log"; fail "no command to run the leak alone"; }
+status=0
+eval "${command#alone: } --allocgate-fail-on-leak" >"$work/alone.log" 2>&1 || status=$?
+[ "$status" = 42 ] && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
+  { cat "$work/alone.log"; fail "the finding run alone: exit $status"; }
+status=0
+"$work/build/classic_bugs_tests" "RetryLoop.*,Clean.*" --allocgate-fail-each --allocgate-fail-rest \
+  --allocgate-fail-timeout=2 --allocgate-out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
+[ "$status" = 42 ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
+check_retry_hung "$work/rest.json" "$work/rest.log"
+
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "Factorials are computed"
-echo "PASS: $(echo "$got" | wc -l) runs of a Catch2 3.7.1 suite, each with the figures its code makes; beside its own main; shards merged; the leak fails its test at its line; the gate names an added allocation's line"
+echo "PASS: $(echo "$got" | wc -l) runs of a Catch2 3.7.1 suite, each with the figures its code makes; beside its own main; shards merged; the leak fails its test at its line; the classic bugs swept, each at its line; the gate names an added allocation's line"

@@ -8,6 +8,7 @@
 
 #include <catch2/benchmark/detail/catch_benchmark_stats.hpp>
 #include <catch2/catch_test_case_info.hpp>
+#include <catch2/catch_assertion_result.hpp>
 #include <catch2/interfaces/catch_interfaces_config.hpp>
 #include <catch2/internal/catch_assertion_handler.hpp>
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
@@ -23,13 +24,16 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "allocgate/guards.h"
+#include "allocgate/toolchain.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
 #include "escape.h"
 #include "integrations/core/counted_run.h"
+#include "integrations/core/failure_sweep.h"
 #include "integrations/core/framework_code.h"
 #include "integrations/core/report_output.h"
 #include "integrations/core/run_names.h"
@@ -66,6 +70,15 @@ struct Counting {
   int depth = 0;
   integrations::RunNames names;
   bool started = false;
+  // The failure sweep (--allocgate-fail-each): each run's, forked as its
+  // body begins; in a child, what the run's end tells the parent.
+  std::optional<integrations::FailureSweep> sweep;
+  std::optional<integrations::SweepResult> swept;  // the running run's, until its end
+  bool sweep_failed = false;                       // the sweep's findings failed the run (not the test itself)
+  bool bad_alloc_escaped = false;                  // in a child: std::bad_alloc came out of the body
+  std::string first_failure;                       // in a child: the run's first failed assertion
+  std::vector<std::string> sections;               // the run's, as written: a finding's -c filters
+  std::string name;                                // a swept run's name, taken as it is judged
 };
 
 Counting& counting() {
@@ -142,6 +155,7 @@ class CountingListener : public Catch::EventListenerBase {
     c.path = integrations::run_name_part(info.name);
     c.test = &info;
     c.depth = 0;
+    c.sections.clear();
     c.stats.reset();
     c.end.reset();
   }
@@ -152,6 +166,7 @@ class CountingListener : public Catch::EventListenerBase {
     if (c.depth++ > 0) {  // the first is the test case itself
       c.path += '/';      // appended apart: g++ 12 warns falsely of "/" + a temporary (-Wrestrict)
       c.path += integrations::run_name_part(section.name);
+      c.sections.push_back(section.name);
     }
   }
 
@@ -171,17 +186,50 @@ class CountingListener : public Catch::EventListenerBase {
   void benchmarkEnded(const Catch::BenchmarkStats<>&) override { t_benchmarking.reset(); }
   void benchmarkFailed(Catch::StringRef) override { t_benchmarking.reset(); }
 
+  // In a sweep's child: whether std::bad_alloc reached the test's code
+  // (Catch2 reports it as unexpected, out of the body or out of an
+  // assertion's expression, translated to its what()), and the run's first
+  // other failure, what a swallowed failure became.
+  void assertionEnded(const Catch::AssertionStats& stats) override {
+    Counting& c = counting();
+    if (!c.sweep || !c.sweep->in_child() || stats.assertionResult.isOk()) return;
+    const PauseCounting pause;
+    const Catch::AssertionResult& result = stats.assertionResult;
+    if (result.getResultType() == Catch::ResultWas::ThrewException && result.getMessage() == "std::bad_alloc") {
+      c.bad_alloc_escaped = true;
+      return;
+    }
+    if (!c.first_failure.empty()) return;
+    const Catch::SourceLineInfo where = result.getSourceInfo();
+    c.first_failure = std::string(where.file) + ":" + std::to_string(where.line) + ": " +
+                      (result.hasExpression() ? result.getExpandedExpression() : std::string()) +
+                      (result.hasMessage() ? " " + std::string(result.getMessage()) : std::string());
+  }
+
   void testCasePartialEnded(const Catch::TestCaseStats& stats, std::uint64_t) override {
     Counting& c = counting();
     if (c.judging_later) judge();  // no section event came after the body threw
     const PauseCounting pause;
+    if (c.sweep && c.sweep->in_child() && c.end) {
+      const allocgate::detail::LiveTotals& leaked = c.end->live.leaked;
+      c.sweep->point_ended(stats.totals.assertions.failed == 0, c.bad_alloc_escaped, leaked.blocks, leaked.bytes,
+                           c.first_failure);
+    }
+    if (c.options.sweep.fail_at) integrations::FailureSweep::disarm();
+    std::optional<integrations::SweepResult> swept = std::move(c.swept);
+    c.swept.reset();
+    const bool sweep_failed = std::exchange(c.sweep_failed, false);
+    std::string name = std::exchange(c.name, {});
     if (!c.stats || !c.end) return;                   // no body ran (a run Catch2 skipped)
     if (stats.totals.assertions.skipped > 0) return;  // a skipped test is not a case
     integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
-    figures.failed = stats.totals.assertions.failed > 0;
+    // Its own failures: the sweep's findings fail it too, but its figures
+    // are its run's with no failure, and the gate records them.
+    figures.failed = stats.totals.assertions.failed > (sweep_failed ? 1u : 0u);
+    figures.sweep = std::move(swept);
     std::optional<SiteProfile> sites;
     if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
-    c.report.add(run_name(), figures, sites ? &*sites : nullptr);
+    c.report.add(name.empty() ? run_name() : std::move(name), figures, sites ? &*sites : nullptr);
   }
 
   void testRunEnded(const Catch::TestRunStats&) override {
@@ -207,10 +255,62 @@ bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kep
   return true;
 }
 
+// As a run's body is about to begin: each failure point in a child forked
+// here (which returns armed, and runs the body), then the run itself.
+void sweep_or_arm(Counting& c) {
+  const integrations::SweepRequest& request = c.options.sweep;
+  if (request.fail_at) integrations::FailureSweep::arm_here(*request.fail_at, request.fail_rest);
+  if (!request.sweep) return;
+  if (!c.sweep) c.sweep.emplace(*request.sweep);
+  if (c.sweep->in_child()) return;
+  try {
+    c.swept = c.sweep->sweep_test(c.path);
+  } catch (const std::exception& e) {
+    std::cerr << "allocgate: the failure sweep stopped: " << files::terminal_text(e.what()) << '\n';
+    std::exit(1);
+  }
+}
+
+// A word for a POSIX shell: quoted, so that a name with spaces or quotes
+// runs as it reads.
+std::string shell_word(const std::string& text) {
+  std::string word = "'";
+  for (const char ch : text) word += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return word + "'";
+}
+
+// The parent's run has ended: its sweep's findings (those not marked on
+// purpose) fail it through Catch2, each with the command that runs it alone.
+void report_sweep(Counting& c) {
+  if (!c.swept || c.test == nullptr) return;
+  c.name = run_name();  // the report's name for it, which the bounds file knows it by
+  const std::string& name = c.name;
+  if (c.swept->nondeterministic) {
+    std::cerr << "allocgate: " << files::terminal_text(name)
+              << ": its allocations differ from run to run; its failure sweep is not trusted\n";
+  }
+  if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, *c.swept) == 0) return;
+  std::string reproduce = shell_word(c.options.executable) + " " + shell_word(c.test->name);
+  for (const std::string& section : c.sections) reproduce += " -c " + shell_word(section);
+  if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
+  std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), *c.swept,
+                                                               files::terminal_text(reproduce));
+  // findings_text's spelling is GoogleTest's; Catch2's flags are kebab-case.
+  for (std::size_t at = 0; (at = text.find("--allocgate_fail_at=", at)) != std::string::npos;) {
+    text.replace(at, 20, "--allocgate-fail-at=");
+  }
+  Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
+                                  Catch::ResultDisposition::ContinueOnFailure);
+  handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);
+  handler.complete();
+  c.sweep_failed = true;
+}
+
 void body_begins(const void* floor) {
   const PauseCounting pause;
   Counting& c = counting();
   if (!c.started) return;
+  sweep_or_arm(c);
   c.body_thread = std::this_thread::get_id();
   c.floor = floor;
   c.run.begin(c.options.sites || c.options.fail_on_leak);
@@ -221,6 +321,9 @@ void body_ends(bool thrown) {
   Counting& c = counting();
   if (!c.run.counting() || std::this_thread::get_id() != c.body_thread) return;
   integrations::FrameworkCode::stop_telling();
+  // The body is over: what follows is Catch2's, which a sweep's failures
+  // must not reach (with --allocgate-fail-rest, every later allocation).
+  integrations::FailureSweep::stop_failing();
   c.stats = c.run.stats();
   if (thrown) {
     c.judging_later.emplace();
@@ -244,6 +347,7 @@ void judge() {
                           integrations::leak_message(c.path, leaked, c.run.leak_lines(leaked, c.options.source_root)));
     handler.complete();
   }
+  report_sweep(c);
 }
 
 void generator_making_begins() { t_making_generator.emplace(); }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <sstream>
 
@@ -49,9 +50,15 @@ bool read_test_options(TestOptions& options, const std::vector<std::string>& arg
   }
   if (!args.empty()) options.executable = args.front();
   const std::string p(prefix);
+  SweepSettings sweep(p + "fail-");
+  if (!sweep.from_environment(error)) return false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     if (arg.substr(0, p.size()) != p) continue;
+    if (const int taken = sweep.take_flag(arg, error); taken != 0) {
+      if (taken < 0) return false;
+      continue;
+    }
     if (const char* v = flag_value(arg, p + "out")) {
       if (*v == '\0') {
         error = "allocgate: " + p + "out takes a file: " + p + "out=report.json";
@@ -73,7 +80,7 @@ bool read_test_options(TestOptions& options, const std::vector<std::string>& arg
     }
     if (target == nullptr) {
       error = "allocgate: unknown flag " + files::terminal_text(arg) + "; allocgate takes " + p + "out=FILE, " + p +
-              "sites, " + p + "source-root=DIR and " + p + "fail-on-leak";
+              "sites, " + p + "source-root=DIR, " + p + "fail-on-leak, " + sweep.flags_text();
       return false;
     }
     const std::optional<bool> on = switch_value(value);
@@ -84,6 +91,7 @@ bool read_test_options(TestOptions& options, const std::vector<std::string>& arg
     }
     *target = *on;
   }
+  options.sweep = sweep.settle(options.source_root, std::cerr);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include "counting/block_tracker.h"
 #include "integrations/core/counted_run.h"
 #include "integrations/core/suite_report.h"
+#include "integrations/core/sweep_settings.h"
 
 namespace allocgate::integrations {
 
@@ -24,6 +25,9 @@ struct TestOptions {
   bool sites = false;         ///< ALLOCGATE_SITES, --allocgate-sites: each case's allocating lines in the report
   bool fail_on_leak = false;  ///< ALLOCGATE_FAIL_ON_LEAK, --allocgate-fail-on-leak: a leak fails its test
   std::string executable;     ///< args[0]
+  /// ALLOCGATE_FAIL_EACH, --allocgate-fail-each and the sweep's other
+  /// settings (sweep_settings.h).
+  SweepRequest sweep;
 };
 
 /// A switch's value: "" (the flag alone), true/1 or false/0.
@@ -31,8 +35,9 @@ std::optional<bool> switch_value(std::string_view value);
 
 /// Reads the environment, then `args` (args[0] the executable): flags
 /// spelled `prefix` + "out=FILE", "source-root=DIR", "sites[=true|false]",
-/// "fail-on-leak[=true|false]". False, with a one-line `error`, on a bad
-/// value or an unknown flag of that prefix.
+/// "fail-on-leak[=true|false]" and the failure sweep's "fail-each" and
+/// others (sweep_settings.h; a sweep asked for is said on stderr). False,
+/// with a one-line `error`, on a bad value or an unknown flag of that prefix.
 bool read_test_options(TestOptions& options, const std::vector<std::string>& args, std::string_view prefix,
                        std::string& error);
 

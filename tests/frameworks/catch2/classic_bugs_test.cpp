@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+// The classic exception-safety bugs (tests/failure_sweep/classic_bugs.h) as
+// a Catch2 v3 suite is written, its test cases named as the GoogleTest
+// suite's tests; linked with allocgate::catch2_main.
+
+#include <catch2/catch_test_macros.hpp>
+
+#include "classic_bugs.h"
+
+using namespace classic_bugs;
+
+TEST_CASE("ClassicBugs.RawNewBeforeAThrowingPushBack") {
+  register_widget();
+  REQUIRE(g_registry.size() == 1u);
+  clear_registry();
+}
+
+TEST_CASE("ClassicBugs.ANoexceptFunctionThatAllocates") { CHECK(describe(7) == 52u); }
+
+TEST_CASE("ClassicBugs.ACatchAllThatReturnsADefault") { CHECK(length_or_zero(100) == 100u); }
+
+TEST_CASE("ClassicBugs.ASizeUpdatedBeforeTheAllocation") { CHECK(bag_stays_whole()); }
+
+TEST_CASE("ClassicBugs.ANothrowNullUsed") { CHECK(first_of_numbers() == 1); }
+
+TEST_CASE("RetryLoop.RetriesOnBadAlloc") { CHECK(retried().size() == 100u); }
+
+TEST_CASE("Clean.EveryFailurePropagates") { CHECK(names_and_widget() == 42u); }
+
+TEST_CASE("Clean.AFailureHandledWithAFallback") { CHECK(values_with_a_fallback() == 1u); }
