@@ -536,6 +536,55 @@ void suite_at_a_glance(std::ostream& body, PageData& data,
                            {"children", std::move(children)}}}});
 }
 
+// A swept suite's sweep (--allocgate_fail_each): how many tests were
+// swept, clean, with findings or not to be trusted, and each finding with
+// the line whose allocation's failure was mishandled (those on purpose last).
+void sweep_section(std::ostream& body, const std::vector<TestRow>& rows) {
+  std::size_t swept = 0, clean = 0, doubted = 0, points = 0;
+  std::vector<std::pair<const CaseResult*, const SweepFindingResult*>> findings;
+  for (const TestRow& row : rows) {
+    if (!row.c->sweep) continue;
+    const SweepSummary& sweep = *row.c->sweep;
+    ++swept;
+    points += sweep.tried;
+    doubted += sweep.nondeterministic;
+    bool bad = false;
+    for (const SweepFindingResult& f : sweep.findings) {
+      if (f.outcome == "not reached") continue;
+      findings.emplace_back(row.c, &f);
+      bad = bad || !f.on_purpose;
+    }
+    clean += !bad && !sweep.nondeterministic;
+  }
+  if (swept == 0) return;
+  body << "<section class=\"suite\"><h2>The failure sweep</h2>\n<p class=\"summary\">" << swept
+       << " tests swept under allocation failure, " << points << " failure points tried: " << clean << " clean, "
+       << swept - clean - doubted << " with findings, " << doubted
+       << " not trusted (their allocations differ from run to run).</p>\n";
+  if (findings.empty()) {
+    body << "</section>\n";
+    return;
+  }
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const auto& a, const auto& b) { return !a.second->on_purpose && b.second->on_purpose; });
+  constexpr std::size_t kFindingsShown = 2000;
+  body << "<table class=\"sortable findings\"><thead><tr><th>test</th><th>outcome</th><th>failing allocation's "
+          "line</th><th>point</th><th>detail</th></tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < findings.size() && i < kFindingsShown; ++i) {
+    const auto& [c, f] = findings[i];
+    body << "<tr" << (f->on_purpose ? "" : " class=\"leaked\"") << "><td>" << files::html_text(c->name) << "</td><td>"
+         << files::html_text(f->outcome) << (f->on_purpose ? " (on purpose)" : "") << "</td><td>"
+         << files::html_text(f->line) << "</td>" << number_cell(static_cast<double>(f->point)) << "<td>"
+         << files::html_text(f->detail) << "</td></tr>\n";
+  }
+  body << "</tbody>";
+  if (findings.size() > kFindingsShown) {  // outside the body: sorting never moves it
+    body << "<tfoot><tr class=\"cut\"><td colspan=\"5\">and " << findings.size() - kFindingsShown
+         << " more findings, in the report's allocgate_sweep</td></tr></tfoot>";
+  }
+  body << "</table>\n</section>\n";
+}
+
 void test_sections(std::ostream& body, PageData& data, const Report& report) {
   std::deque<CaseResult> decoded;
   std::vector<TestRow> all;
@@ -561,6 +610,7 @@ void test_sections(std::ostream& body, PageData& data, const Report& report) {
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const auto& a, const auto& b) { return heavier(a.second.front(), b.second.front()); });
   suite_at_a_glance(body, data, ordered, runs_by_path);
+  sweep_section(body, all);
   std::vector<TestRow> heaviest = all;
   const std::size_t shown = std::min<std::size_t>(heaviest.size(), 20);
   std::partial_sort(heaviest.begin(), heaviest.begin() + static_cast<std::ptrdiff_t>(shown), heaviest.end(), heavier);

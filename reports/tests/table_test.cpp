@@ -329,3 +329,52 @@ TEST(TextTable, PrintsTheSameRowsAsTextOrMarkdown) {
 }
 
 }  // namespace
+
+// A swept suite's page says how its sweep went and lists each finding with
+// its line, those on purpose apart; names and lines escaped.
+TEST(Table, ASweptSuitesPageListsEachFindingAtItsLine) {
+  const auto swept = [](const std::string& name, const nlohmann::json& findings, bool nondeterministic) {
+    return nlohmann::json{
+        {"name", name},
+        {"allocs/op", 3},
+        {"iterations", 1},
+        {"allocgate_sweep",
+         {{"attempts", 3}, {"tried", 3}, {"nondeterministic", nondeterministic}, {"findings", findings}}}};
+  };
+  const nlohmann::json leak = {
+      {"point", 2}, {"outcome", "leaked"}, {"line", "f<int> (a.cpp:32)"}, {"detail", "73 bytes in 2 blocks"}};
+  nlohmann::json by_design = leak;
+  by_design["outcome"] = "swallowed";
+  by_design["on_purpose"] = true;
+  const Report r = report_from_json(nlohmann::json{{"context", {{"allocgate_tests", "googletest"}}},
+                                                   {"benchmarks",
+                                                    {swept("W.Leaks", nlohmann::json::array({leak}), false),
+                                                     swept("W.Cache", nlohmann::json::array({by_design}), false),
+                                                     swept("W.Clean", nlohmann::json::array(), false),
+                                                     swept("W.Clock", nlohmann::json::array(), true),
+                                                     {{"name", "W.Unswept"}, {"allocs/op", 1}, {"iterations", 1}}}}},
+                                    "tests.json");
+  std::ostringstream out;
+  print_html(out, r);
+  const std::string body = page_text::body_of(out.str());
+  EXPECT_NE(body.find("<h2>The failure sweep</h2>"), std::string::npos) << body;
+  EXPECT_NE(body.find("4 tests swept under allocation failure, 12 failure points tried: 2 clean, 1 with findings, 1 "
+                      "not trusted"),
+            std::string::npos)
+      << body;
+  const std::size_t leak_row =
+      body.find("<tr class=\"leaked\"><td>W.Leaks</td><td>leaked</td><td>f&lt;int&gt; (a.cpp:32)</td>");
+  const std::size_t cache_row = body.find("<tr><td>W.Cache</td><td>swallowed (on purpose)</td>");
+  EXPECT_NE(leak_row, std::string::npos) << body;
+  EXPECT_NE(cache_row, std::string::npos) << body;
+  EXPECT_LT(leak_row, cache_row);
+
+  // Unswept, no section.
+  const Report plain =
+      report_from_json(nlohmann::json{{"context", {{"allocgate_tests", "googletest"}}},
+                                      {"benchmarks", {{{"name", "W.Unswept"}, {"allocs/op", 1}, {"iterations", 1}}}}},
+                       "tests.json");
+  std::ostringstream unswept;
+  print_html(unswept, plain);
+  EXPECT_EQ(unswept.str().find("The failure sweep"), std::string::npos);
+}

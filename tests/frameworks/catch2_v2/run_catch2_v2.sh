@@ -87,6 +87,11 @@ check_cxx11_suite
 bad=0
 ALLOCGATE_FAIL_ON_LEAK=maybe "$work/build/tutorial_tests" >"$work/bad.log" 2>&1 || bad=$?
 [ "$bad" = 2 ] && grep -q "takes 1 or 0" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad value: exit $bad"; }
+# The failure sweep is not this framework's yet: refused in one line, before the first test.
+bad=0
+ALLOCGATE_FAIL_EACH=sites "$work/build/tutorial_tests" >"$work/sweep.log" 2>&1 || bad=$?
+[ "$bad" = 2 ] && grep -q "runs no failure sweep yet" "$work/sweep.log" && ! grep -q "test cases" "$work/sweep.log" ||
+  { cat "$work/sweep.log"; fail "a failure sweep asked of this framework: exit $bad"; }
 
 ALLOCGATE_OUT="$work/grown.json" ALLOCGATE_SITES=1 "$work/build/tutorial_tests_grown" >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "Factorials are computed"

@@ -63,6 +63,11 @@ check_report_outputs "$work/build/tutorial_tests" 1 --no-skip "--test-case=ends 
 check_cxx11_suite
 bad=0
 "$work/build/tutorial_tests" --allocgate-fail-on-leak=maybe >"$work/bad.log" 2>&1 || bad=$?
+# The failure sweep is not this framework's yet: refused in one line, before the first test.
+bad=0
+"$work/build/tutorial_tests" --allocgate-fail-each >"$work/sweep.log" 2>&1 || bad=$?
+[ "$bad" = 2 ] && grep -q "runs no failure sweep yet" "$work/sweep.log" && ! grep -q "test cases" "$work/sweep.log" ||
+  { cat "$work/sweep.log"; fail "a failure sweep asked of this framework: exit $bad"; }
 [ "$bad" = 2 ] && grep -q "takes true or false" "$work/bad.log" || { cat "$work/bad.log"; fail "a bad flag value: exit $bad"; }
 
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true

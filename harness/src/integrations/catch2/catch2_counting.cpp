@@ -7,8 +7,8 @@
 #include "integrations/catch2/catch2_counting.h"
 
 #include <catch2/benchmark/detail/catch_benchmark_stats.hpp>
-#include <catch2/catch_test_case_info.hpp>
 #include <catch2/catch_assertion_result.hpp>
+#include <catch2/catch_test_case_info.hpp>
 #include <catch2/interfaces/catch_interfaces_config.hpp>
 #include <catch2/internal/catch_assertion_handler.hpp>
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
@@ -139,6 +139,7 @@ class CountingListener : public Catch::EventListenerBase {
       std::exit(2);
     }
     open_report_or_exit(c.options);
+    if (c.options.sweep.sweep) std::cerr << c.options.sweep.announcement << '\n';
     // A shard of a run (--shard-count, --shard-index) says so in its report.
     c.report.set_shard(m_config->shardIndex(), m_config->shardCount());
     c.started = true;
@@ -293,8 +294,8 @@ void report_sweep(Counting& c) {
   std::string reproduce = shell_word(c.options.executable) + " " + shell_word(c.test->name);
   for (const std::string& section : c.sections) reproduce += " -c " + shell_word(section);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
-  std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), *c.swept,
-                                                               files::terminal_text(reproduce));
+  std::string text =
+      integrations::FailureSweep::findings_text(files::terminal_text(name), *c.swept, files::terminal_text(reproduce));
   // findings_text's spelling is GoogleTest's; Catch2's flags are kebab-case.
   for (std::size_t at = 0; (at = text.find("--allocgate_fail_at=", at)) != std::string::npos;) {
     text.replace(at, 20, "--allocgate-fail-at=");

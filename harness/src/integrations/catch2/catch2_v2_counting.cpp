@@ -129,7 +129,7 @@ class CountingListener : public Catch::TestEventListenerBase {
     // environment only (run_options.h).
     const std::vector<std::string> arguments = integrations::process_arguments();
     c.framework = integrations::start_suite(c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch",
-                                            "Catch2", integrations::calls_catch2_test_bodies, [] {
+                                            "Catch2 v2", integrations::calls_catch2_test_bodies, [] {
                                               return counting().test != nullptr ? counting().test->name : std::string();
                                             });
     c.started = true;

@@ -91,7 +91,7 @@ bool read_test_options(TestOptions& options, const std::vector<std::string>& arg
     }
     *target = *on;
   }
-  options.sweep = sweep.settle(options.source_root, std::cerr);
+  options.sweep = sweep.settle(options.source_root);
   return true;
 }
 

@@ -36,7 +36,7 @@ std::optional<bool> switch_value(std::string_view value);
 /// Reads the environment, then `args` (args[0] the executable): flags
 /// spelled `prefix` + "out=FILE", "source-root=DIR", "sites[=true|false]",
 /// "fail-on-leak[=true|false]" and the failure sweep's "fail-each" and
-/// others (sweep_settings.h; a sweep asked for is said on stderr). False,
+/// others (sweep_settings.h). False,
 /// with a one-line `error`, on a bad value or an unknown flag of that prefix.
 bool read_test_options(TestOptions& options, const std::vector<std::string>& args, std::string_view prefix,
                        std::string& error);

@@ -21,6 +21,12 @@ std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vect
     std::cerr << files::terminal_text(error) << '\n';
     std::exit(2);
   }
+  if (options.sweep.sweep || options.sweep.fail_at) {
+    std::cerr << "allocgate: " << shown
+              << " runs no failure sweep yet (--allocgate-fail-each, --allocgate-fail-at, ALLOCGATE_FAIL_EACH, "
+                 "ALLOCGATE_FAIL_AT): GoogleTest's and Catch2 v3's suites do\n";
+    std::exit(2);
+  }
   try {
     TestRun::prepare_suite();
   } catch (const HookNotLinked& e) {

@@ -3,8 +3,8 @@
 #include "integrations/core/sweep_settings.h"
 
 #include <cstdlib>
-#include <ostream>
 #include <random>
+#include <sstream>
 
 #include "escape.h"
 #include "integrations/core/flag_value.h"
@@ -76,7 +76,7 @@ int SweepSettings::take_flag(std::string_view arg, std::string& error) {
   return 0;
 }
 
-SweepRequest SweepSettings::settle(const std::string& source_root, std::ostream& said) {
+SweepRequest SweepSettings::settle(const std::string& source_root) {
   SweepRequest request;
   request.fail_at = fail_at_;
   request.fail_rest = fail_rest_;
@@ -88,6 +88,7 @@ SweepRequest SweepSettings::settle(const std::string& source_root, std::ostream&
   if (options.points == SweepOptions::Points::kSample && !seeded_) {
     options.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
   }
+  std::ostringstream said;
   said << "allocgate: each test swept under allocation failure: ";
   switch (options.points) {
     case SweepOptions::Points::kSites:
@@ -101,7 +102,8 @@ SweepRequest SweepSettings::settle(const std::string& source_root, std::ostream&
            << "seed=" << options.seed << " draws it again)";
       break;
   }
-  said << (fail_rest_ ? ", it and every later one failing" : " failing, one at a time") << '\n';
+  said << (fail_rest_ ? ", it and every later one failing" : " failing, one at a time");
+  request.announcement = said.str();
   request.sweep = std::move(options);
   return request;
 }

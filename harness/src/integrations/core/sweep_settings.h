@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +20,9 @@ struct SweepRequest {
   std::optional<SweepOptions> sweep;     ///< --allocgate_fail_each: every test swept
   std::optional<std::uint64_t> fail_at;  ///< --allocgate_fail_at=K: each test with allocation K failing
   bool fail_rest = false;                ///< --allocgate_fail_rest: every later allocation failing too
+  /// With a sweep: the line that says it (its points, the seed that draws
+  /// them again), for the adapter to print as the suite starts.
+  std::string announcement;
 };
 
 class SweepSettings {
@@ -33,9 +35,8 @@ class SweepSettings {
   /// 1: `arg` is one of the sweep's flags, taken; 0: it is not; -1: a bad
   /// value, said in `error`. Alone, the each flag is "sites" and the rest flag on.
   int take_flag(std::string_view arg, std::string& error);
-  /// The request, its sample's seed drawn when none was given; a sweep is
-  /// said once on `said` (its points, and the seed that draws them again).
-  SweepRequest settle(const std::string& source_root, std::ostream& said);
+  /// The request, its sample's seed drawn when none was given.
+  SweepRequest settle(const std::string& source_root);
   /// "--allocgate_fail_each[=sites|all|N], --allocgate_fail_rest, ...": for
   /// an unknown flag's message.
   std::string flags_text() const;

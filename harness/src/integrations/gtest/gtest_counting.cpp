@@ -85,7 +85,8 @@ integrations::SweepSettings g_sweep_settings{"--allocgate_fail_"};
 // After the variables and flags: what the sweep was asked, said once.
 void settle_sweep(std::ostream& err) {
   CountingOptions& options = counting_options();
-  const integrations::SweepRequest request = g_sweep_settings.settle(options.source_root, err);
+  const integrations::SweepRequest request = g_sweep_settings.settle(options.source_root);
+  if (request.sweep) err << request.announcement << '\n';
   options.sweep = request.sweep;
   options.fail_at = request.fail_at;
   options.fail_rest = request.fail_rest;
