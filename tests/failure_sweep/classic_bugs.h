@@ -3,8 +3,8 @@
 // them: what a failure sweep (--allocgate_fail_each, --allocgate-fail-each)
 // must find, each at its line (the lines marked "found here"), and nothing
 // else. Each framework's suite (classic_bugs_test.cpp for GoogleTest,
-// tests/frameworks/catch2/classic_bugs_test.cpp for Catch2 v3) calls them
-// from tests of the same names.
+// classic_bugs_cases.cpp for Catch2 v3 and doctest) calls them from tests
+// of the same names.
 #pragma once
 
 #include <memory>

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # The failure sweep's checks over a run of the classic bugs (classic_bugs.h),
-# whichever framework ran them: sourced by classic_bugs_test.sh (GoogleTest)
-# and tests/frameworks/catch2/run_catch2.sh (Catch2 v3). Needs fail().
+# whichever framework ran them: sourced by classic_bugs_test.sh (GoogleTest),
+# tests/frameworks/catch2/run_catch2.sh (Catch2 v3) and
+# tests/frameworks/doctest/run_doctest.sh. Needs fail(); check_kebab_sweep
+# needs suite_checks.sh's figures_of too.
 
 # The line of classic_bugs.h marked "found here$1".
 classic_line() { grep -n -- "found here$1" "$classic_bugs_header" | head -1 | cut -d: -f1; }
@@ -40,4 +42,35 @@ check_retry_hung() {
   diff <(printf '%s\t%s\n' RetryLoop.RetriesOnBadAlloc "hung@$(classic_line ' with fail_rest: hung')" \
     Clean.EveryFailurePropagates "" Clean.AFailureHandledWithAFallback "") <(sweep_findings "$1") ||
     { cat "$2"; fail "with every later allocation failing, the findings differ"; }
+}
+
+# check_kebab_sweep BINARY FAILED_STATUS WORK REST_FILTER [ARG...]: a Catch2 v3
+# or doctest build of classic_bugs_cases.cpp swept (--allocgate-fail-each,
+# with ARGs): each bug at its line, the runs' figures as without the sweep,
+# the leak's finding run alone by the command printed, and, with every later
+# allocation failing too, the retry loop (and the clean tests, which
+# REST_FILTER selects) hung. FAILED_STATUS: the framework's exit status for
+# a failed test.
+check_kebab_sweep() {
+  local binary=$1 failed=$2 work=$3 rest_filter=$4 status command
+  shift 4
+  status=0
+  "$binary" --allocgate-fail-each --allocgate-fail-timeout=5 --allocgate-out="$work/sweep.json" "$@" \
+    >"$work/sweep.log" 2>&1 || status=$?
+  [ "$status" = "$failed" ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
+  check_classic_findings "$work/sweep.json" "$work/sweep.log"
+  "$binary" --allocgate-out="$work/unswept.json" >/dev/null 2>&1 || true
+  diff <(figures_of "$work/unswept.json") <(figures_of "$work/sweep.json") || fail "the sweep changed the runs' figures"
+  command=$(grep -o "alone: .*RawNewBeforeAThrowingPushBack' --allocgate-fail-at=[0-9]*" "$work/sweep.log" | head -1) ||
+    true
+  [ -n "$command" ] || { cat "$work/sweep.log"; fail "no command to run the leak alone"; }
+  status=0
+  eval "${command#alone: } --allocgate-fail-on-leak" >"$work/alone.log" 2>&1 || status=$?
+  [ "$status" = "$failed" ] && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
+    { cat "$work/alone.log"; fail "the finding run alone: exit $status"; }
+  status=0
+  "$binary" "$rest_filter" --allocgate-fail-each --allocgate-fail-rest --allocgate-fail-timeout=2 \
+    --allocgate-out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
+  [ "$status" = "$failed" ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
+  check_retry_hung "$work/rest.json" "$work/rest.log"
 }

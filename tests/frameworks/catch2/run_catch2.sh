@@ -80,25 +80,8 @@ bad=0
 classic_bugs_header=$source/tests/failure_sweep/classic_bugs.h
 # shellcheck source=../../failure_sweep/sweep_checks.sh
 . "$source/tests/failure_sweep/sweep_checks.sh"
-status=0
 # (The compact reporter: the console's wraps a message at 80 columns.)
-"$work/build/classic_bugs_tests" --allocgate-fail-each --allocgate-fail-timeout=5 --allocgate-out="$work/sweep.json" \
-  -r compact >"$work/sweep.log" 2>&1 || status=$?
-[ "$status" = 42 ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
-check_classic_findings "$work/sweep.json" "$work/sweep.log"
-"$work/build/classic_bugs_tests" --allocgate-out="$work/unswept.json" >/dev/null 2>&1 || true
-diff <(figures_of "$work/unswept.json") <(figures_of "$work/sweep.json") || fail "the sweep changed the runs' figures"
-command=$(grep -o "alone: .*RawNewBeforeAThrowingPushBack' --allocgate-fail-at=[0-9]*" "$work/sweep.log" | head -1) || true
-[ -n "$command" ] || { cat "$work/sweep.log"; fail "no command to run the leak alone"; }
-status=0
-eval "${command#alone: } --allocgate-fail-on-leak" >"$work/alone.log" 2>&1 || status=$?
-[ "$status" = 42 ] && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
-  { cat "$work/alone.log"; fail "the finding run alone: exit $status"; }
-status=0
-"$work/build/classic_bugs_tests" "RetryLoop.*,Clean.*" --allocgate-fail-each --allocgate-fail-rest \
-  --allocgate-fail-timeout=2 --allocgate-out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
-[ "$status" = 42 ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
-check_retry_hung "$work/rest.json" "$work/rest.log"
+check_kebab_sweep "$work/build/classic_bugs_tests" 42 "$work" "RetryLoop.*,Clean.*" -r compact
 
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "Factorials are computed"

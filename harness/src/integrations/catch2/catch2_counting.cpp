@@ -40,6 +40,7 @@
 #include "integrations/core/run_options.h"
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
+#include "integrations/core/sweep_settings.h"
 
 namespace allocgate::catch2::detail {
 
@@ -236,7 +237,9 @@ class CountingListener : public Catch::EventListenerBase {
   void testRunEnded(const Catch::TestRunStats&) override {
     const PauseCounting pause;
     Counting& c = counting();
-    if (!c.started) return;
+    // A sweep's child that crashed (Catch2 reports the signal, then ends
+    // the run) writes no report: the parent's is the run's.
+    if (!c.started || (c.sweep && c.sweep->in_child())) return;
     c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
@@ -256,30 +259,6 @@ bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kep
   return true;
 }
 
-// As a run's body is about to begin: each failure point in a child forked
-// here (which returns armed, and runs the body), then the run itself.
-void sweep_or_arm(Counting& c) {
-  const integrations::SweepRequest& request = c.options.sweep;
-  if (request.fail_at) integrations::FailureSweep::arm_here(*request.fail_at, request.fail_rest);
-  if (!request.sweep) return;
-  if (!c.sweep) c.sweep.emplace(*request.sweep);
-  if (c.sweep->in_child()) return;
-  try {
-    c.swept = c.sweep->sweep_test(c.path);
-  } catch (const std::exception& e) {
-    std::cerr << "allocgate: the failure sweep stopped: " << files::terminal_text(e.what()) << '\n';
-    std::exit(1);
-  }
-}
-
-// A word for a POSIX shell: quoted, so that a name with spaces or quotes
-// runs as it reads.
-std::string shell_word(const std::string& text) {
-  std::string word = "'";
-  for (const char ch : text) word += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return word + "'";
-}
-
 // The parent's run has ended: its sweep's findings (those not marked on
 // purpose) fail it through Catch2, each with the command that runs it alone.
 void report_sweep(Counting& c) {
@@ -291,15 +270,12 @@ void report_sweep(Counting& c) {
               << ": its allocations differ from run to run; its failure sweep is not trusted\n";
   }
   if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, *c.swept) == 0) return;
+  using integrations::shell_word;
   std::string reproduce = shell_word(c.options.executable) + " " + shell_word(c.test->name);
   for (const std::string& section : c.sections) reproduce += " -c " + shell_word(section);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
-  std::string text =
-      integrations::FailureSweep::findings_text(files::terminal_text(name), *c.swept, files::terminal_text(reproduce));
-  // findings_text's spelling is GoogleTest's; Catch2's flags are kebab-case.
-  for (std::size_t at = 0; (at = text.find("--allocgate_fail_at=", at)) != std::string::npos;) {
-    text.replace(at, 20, "--allocgate-fail-at=");
-  }
+  const std::string text = integrations::FailureSweep::findings_text(
+      files::terminal_text(name), *c.swept, files::terminal_text(reproduce), "--allocgate-fail-at=");
   Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
                                   Catch::ResultDisposition::ContinueOnFailure);
   handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);
@@ -311,7 +287,7 @@ void body_begins(const void* floor) {
   const PauseCounting pause;
   Counting& c = counting();
   if (!c.started) return;
-  sweep_or_arm(c);
+  c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.path);
   c.body_thread = std::this_thread::get_id();
   c.floor = floor;
   c.run.begin(c.options.sites || c.options.fail_on_leak);

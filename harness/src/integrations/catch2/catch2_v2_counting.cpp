@@ -128,10 +128,10 @@ class CountingListener : public Catch::TestEventListenerBase {
     // Catch2 refuses a flag it does not know: allocgate's are read from the
     // environment only (run_options.h).
     const std::vector<std::string> arguments = integrations::process_arguments();
-    c.framework = integrations::start_suite(c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch",
-                                            "Catch2 v2", integrations::calls_catch2_test_bodies, [] {
-                                              return counting().test != nullptr ? counting().test->name : std::string();
-                                            });
+    c.framework = integrations::start_suite(
+        c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch", "Catch2 v2",
+        integrations::calls_catch2_test_bodies,
+        [] { return counting().test != nullptr ? counting().test->name : std::string(); }, false);
     c.started = true;
   }
 

@@ -15,18 +15,20 @@ namespace allocgate::integrations {
 
 std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vector<std::string>& args,
                                            std::string_view framework_namespace, std::string_view shown,
-                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)()) {
+                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)(),
+                                           bool sweeps) {
   std::string error;
   if (!read_test_options(options, args, "--allocgate-", error)) {
     std::cerr << files::terminal_text(error) << '\n';
     std::exit(2);
   }
-  if (options.sweep.sweep || options.sweep.fail_at) {
+  if (!sweeps && (options.sweep.sweep || options.sweep.fail_at)) {
     std::cerr << "allocgate: " << shown
               << " runs no failure sweep yet (--allocgate-fail-each, --allocgate-fail-at, ALLOCGATE_FAIL_EACH, "
-                 "ALLOCGATE_FAIL_AT): GoogleTest's and Catch2 v3's suites do\n";
+                 "ALLOCGATE_FAIL_AT): GoogleTest's, Catch2 v3's and doctest's suites do\n";
     std::exit(2);
   }
+  if (options.sweep.sweep) std::cerr << options.sweep.announcement << '\n';
   try {
     TestRun::prepare_suite();
   } catch (const HookNotLinked& e) {

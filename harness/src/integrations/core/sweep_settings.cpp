@@ -3,6 +3,8 @@
 #include "integrations/core/sweep_settings.h"
 
 #include <cstdlib>
+#include <exception>
+#include <iostream>
 #include <random>
 #include <sstream>
 
@@ -106,6 +108,32 @@ SweepRequest SweepSettings::settle(const std::string& source_root) {
   request.announcement = said.str();
   request.sweep = std::move(options);
   return request;
+}
+
+std::optional<SweepResult> begin_swept_run(const SweepRequest& request, std::optional<FailureSweep>& sweep,
+                                           const std::string& test) {
+  if (request.fail_at) FailureSweep::arm_here(*request.fail_at, request.fail_rest);
+  if (!request.sweep) return std::nullopt;
+  if (!sweep) sweep.emplace(*request.sweep);
+  if (sweep->in_child()) return std::nullopt;
+  try {
+    return sweep->sweep_test(test);
+  } catch (const std::exception& e) {
+    std::cerr << "allocgate: the failure sweep stopped: " << files::terminal_text(e.what()) << '\n';
+    std::exit(1);
+  }
+}
+
+std::string shell_word(std::string_view text) {
+  std::string word = "'";
+  for (const char ch : text) {
+    if (ch == '\'') {
+      word += "'\\''";
+    } else {
+      word += ch;
+    }
+  }
+  return word + "'";
 }
 
 std::string SweepSettings::flags_text() const {

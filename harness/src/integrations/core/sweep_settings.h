@@ -25,6 +25,18 @@ struct SweepRequest {
   std::string announcement;
 };
 
+/// As a test's run is about to begin, before any of its code, on its
+/// thread: arms --allocgate_fail_at's failure, or sweeps the run (`test`
+/// names it), `sweep` made at the first. In the parent, the run's sweep; in
+/// a child, nullopt, armed, to run the test. A sweep that cannot go on ends
+/// the process, said in one line.
+std::optional<SweepResult> begin_swept_run(const SweepRequest& request, std::optional<FailureSweep>& sweep,
+                                           const std::string& test);
+
+/// A word for a POSIX shell, quoted: a finding's command runs as it reads
+/// whatever its names hold.
+std::string shell_word(std::string_view text);
+
 class SweepSettings {
  public:
   /// `flag_prefix`: "--allocgate_fail_" or "--allocgate-fail-".

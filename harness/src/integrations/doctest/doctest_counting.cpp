@@ -34,10 +34,12 @@
 #include <vector>
 
 #include "allocgate/guards.h"
+#include "allocgate/toolchain.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
 #include "escape.h"
 #include "integrations/core/counted_run.h"
+#include "integrations/core/failure_sweep.h"
 #include "integrations/core/framework_code.h"
 #include "integrations/core/report_output.h"
 #include "integrations/core/run_names.h"
@@ -45,6 +47,7 @@
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
 #include "integrations/core/suite_start.h"
+#include "integrations/core/sweep_settings.h"
 
 // A program whose tests are counted runs with block headers (counting/hook.cpp):
 // a test's leaks are told by a tag in each block's header.
@@ -104,6 +107,14 @@ struct Counting {
   std::map<const ::doctest::detail::TestCase*, int> template_places;
   bool template_places_read = false;
   bool started = false;
+  // The failure sweep (--allocgate-fail-each): each run's, forked as its
+  // body begins; in a child, what the run's end tells the parent.
+  std::optional<integrations::FailureSweep> sweep;
+  std::optional<integrations::SweepResult> swept;  // the running run's, until it is in the report
+  bool bad_alloc_escaped = false;                  // in a child: std::bad_alloc reached the test's code
+  std::string first_failure;                       // in a child: the run's first failure
+  std::vector<std::string> written_subcases;       // entered, as written: a finding's --subcase filters
+  std::vector<std::string> run_subcases;           // ... those of the run's deepest path
 };
 
 Counting& counting() {
@@ -155,6 +166,8 @@ void add_pending_run() {
   std::string name = c.names.next(c.run_name);
   integrations::TestFigures figures = integrations::figures_of(*c.stats, *c.end);
   figures.failed = c.run_failed && !c.expects_failure;
+  figures.sweep = std::move(c.swept);
+  c.swept.reset();
   std::optional<SiteProfile> sites;
   if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
   c.report.add(std::move(name), figures, sites ? &*sites : nullptr);
@@ -174,14 +187,16 @@ class CountingListener : public ::doctest::IReporter {
     // what it does not know: allocgate's flags are read from the process's.
     c.framework = integrations::start_suite(
         c.options, integrations::process_arguments(), "doctest", "doctest", is_body_caller,
-        [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); });
+        [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); }, true);
     c.started = true;
   }
 
   void test_run_end(const ::doctest::TestRunStats&) override {
     const PauseCounting pause;
     Counting& c = counting();
-    if (!c.started) return;
+    // A sweep's child that crashed (doctest reports the signal, then ends
+    // the run) writes no report: the parent's is the run's.
+    if (!c.started || (c.sweep && c.sweep->in_child())) return;
     c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
@@ -212,23 +227,45 @@ class CountingListener : public ::doctest::IReporter {
     c.test = nullptr;
   }
 
-  void test_case_exception(const ::doctest::TestCaseException&) override { counting().run_failed = true; }
+  void test_case_exception(const ::doctest::TestCaseException& exception) override {
+    Counting& c = counting();
+    c.run_failed = true;
+    if (std::string_view(exception.error_string.c_str()) == "std::bad_alloc") c.bad_alloc_escaped = true;
+  }
 
   void subcase_start(const ::doctest::SubcaseSignature& subcase) override {
     const PauseCounting pause;
     Counting& c = counting();
     c.subcases.push_back(integrations::run_name_part(subcase.m_name.c_str()));
+    c.written_subcases.emplace_back(subcase.m_name.c_str());
     c.run_name = path();  // after its leaf, a run enters no other subcase
+    c.run_subcases = c.written_subcases;
   }
 
   void subcase_end() override {
     const PauseCounting pause;
     Counting& c = counting();
     if (!c.subcases.empty()) c.subcases.pop_back();
+    if (!c.written_subcases.empty()) c.written_subcases.pop_back();
   }
 
   void log_assert(const ::doctest::AssertData& assertion) override {
-    if (assertion.m_failed) counting().run_failed = true;
+    if (!assertion.m_failed) return;
+    Counting& c = counting();
+    c.run_failed = true;
+    if (!c.sweep || !c.sweep->in_child()) return;
+    // A sweep's child: std::bad_alloc out of an assertion's expression
+    // (doctest's CHECK catches it, and the test goes on) reached the
+    // test's code; else the run's first failure, what a swallowed one became.
+    const PauseCounting pause;
+    // (doctest quotes the exception's what() as it logs it.)
+    const std::string_view exception = assertion.m_exception.c_str();
+    if (assertion.m_threw && (exception == "\"std::bad_alloc\"" || exception == "std::bad_alloc")) {
+      c.bad_alloc_escaped = true;
+    } else if (c.first_failure.empty()) {
+      c.first_failure = std::string(assertion.m_file) + ":" + std::to_string(assertion.m_line) + ": " +
+                        assertion.m_expr + " " + assertion.m_decomp.c_str();
+    }
   }
 
   void log_message(const ::doctest::MessageData& message) override {
@@ -266,14 +303,43 @@ class CountingListener : public ::doctest::IReporter {
 
 }  // namespace
 
+namespace {
+
+// The parent's run has been judged: its sweep's findings (those not marked
+// on purpose) fail it through doctest, each with the command that runs it
+// alone; the run's own verdict is kept, as its figures are its own.
+void report_sweep(Counting& c) {
+  if (!c.swept || c.test == nullptr) return;
+  if (c.swept->nondeterministic) {
+    std::cerr << "allocgate: " << files::terminal_text(c.run_name)
+              << ": its allocations differ from run to run; its failure sweep is not trusted\n";
+  }
+  if (integrations::FailureSweep::mark_on_purpose(c.run_name, ::allocgate::kToolchain, *c.swept) == 0) return;
+  using integrations::shell_word;
+  std::string reproduce = shell_word(c.options.executable) + " --test-case=" + shell_word(c.test->m_name);
+  for (const std::string& subcase : c.run_subcases) reproduce += " --subcase=" + shell_word(subcase);
+  if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
+  const std::string text = integrations::FailureSweep::findings_text(
+      files::terminal_text(c.run_name), *c.swept, files::terminal_text(reproduce), "--allocgate-fail-at=");
+  const bool failed = c.run_failed;
+  const std::string message = "allocation failures:\n" + text;
+  ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
+  c.run_failed = failed;
+}
+
+}  // namespace
+
 void body_begins() {
   judge_if_waiting();
   const PauseCounting pause;
   Counting& c = counting();
   add_pending_run();
   c.subcases.clear();
+  c.written_subcases.clear();
+  c.run_subcases.clear();
   c.run_name = c.test_name;
   c.run_failed = false;
+  c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.test_name);
   c.run.begin(c.options.sites || c.options.fail_on_leak);
   c.framework->tell_on_this_thread();
 }
@@ -292,6 +358,11 @@ void judge() {
         integrations::leak_message(c.run_name, leaked, c.run.leak_lines(leaked, c.options.source_root));
     ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
   }
+  if (c.sweep && c.sweep->in_child()) {
+    c.sweep->point_ended(!c.run_failed, c.bad_alloc_escaped, leaked.blocks, leaked.bytes, c.first_failure);
+  }
+  report_sweep(c);
+  if (c.options.sweep.fail_at) integrations::FailureSweep::disarm();
 }
 
 void judge_if_waiting() {
@@ -301,6 +372,9 @@ void judge_if_waiting() {
 void body_ends(const void* floor, bool thrown) {
   Counting& c = counting();
   integrations::FrameworkCode::stop_telling();
+  // The body is over: what follows is doctest's, which a sweep's failures
+  // must not reach (with --allocgate-fail-rest, every later allocation).
+  integrations::FailureSweep::stop_failing();
   c.stats = c.run.stats();
   c.floor = floor;
   if (thrown) {

@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// The classic exception-safety bugs (tests/failure_sweep/classic_bugs.h) as
-// a Catch2 v3 suite is written, its test cases named as the GoogleTest
-// suite's tests; linked with allocgate::catch2_main.
+// The classic exception-safety bugs (classic_bugs.h) as a Catch2 v3 or a
+// doctest suite is written (their TEST_CASE and CHECK are spelled alike),
+// the test cases named as the GoogleTest suite's tests: built by
+// tests/frameworks/catch2 (with allocgate::catch2_main) and, with
+// CLASSIC_BUGS_DOCTEST, tests/frameworks/doctest (allocgate::doctest).
 
+#ifdef CLASSIC_BUGS_DOCTEST
+#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#include <doctest/doctest.h>
+#else
 #include <catch2/catch_test_macros.hpp>
+#endif
 
 #include "classic_bugs.h"
 
