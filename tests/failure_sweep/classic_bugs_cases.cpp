@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
-// The classic exception-safety bugs (classic_bugs.h) as a Catch2 v3 or a
+// The classic exception-safety bugs (classic_bugs.h) as a Catch2 or a
 // doctest suite is written (their TEST_CASE and CHECK are spelled alike),
 // the test cases named as the GoogleTest suite's tests: built by
-// tests/frameworks/catch2 (with allocgate::catch2_main) and, with
-// CLASSIC_BUGS_DOCTEST, tests/frameworks/doctest (allocgate::doctest).
+// tests/frameworks/catch2 (Catch2 v3, with allocgate::catch2_main), with
+// CLASSIC_BUGS_CATCH2_V2 by tests/frameworks/catch2_v2 and with
+// CLASSIC_BUGS_DOCTEST by tests/frameworks/doctest (allocgate::catch2,
+// allocgate::doctest).
 
-#ifdef CLASSIC_BUGS_DOCTEST
+#if defined(CLASSIC_BUGS_DOCTEST)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
+#elif defined(CLASSIC_BUGS_CATCH2_V2)
+#define CATCH_CONFIG_MAIN
+#include <catch2/catch.hpp>
 #else
 #include <catch2/catch_test_macros.hpp>
 #endif

@@ -2,7 +2,8 @@
 # The failure sweep's checks over a run of the classic bugs (classic_bugs.h),
 # whichever framework ran them: sourced by classic_bugs_test.sh (GoogleTest),
 # tests/frameworks/catch2/run_catch2.sh (Catch2 v3) and
-# tests/frameworks/doctest/run_doctest.sh. Needs fail(); check_kebab_sweep
+# tests/frameworks/catch2_v2/run_catch2_v2.sh and
+# tests/frameworks/doctest/run_doctest.sh. Needs fail(); check_framework_sweep
 # needs suite_checks.sh's figures_of too.
 
 # The line of classic_bugs.h marked "found here$1".
@@ -44,33 +45,63 @@ check_retry_hung() {
     { cat "$2"; fail "with every later allocation failing, the findings differ"; }
 }
 
-# check_kebab_sweep BINARY FAILED_STATUS WORK REST_FILTER [ARG...]: a Catch2 v3
-# or doctest build of classic_bugs_cases.cpp swept (--allocgate-fail-each,
-# with ARGs): each bug at its line, the runs' figures as without the sweep,
-# the leak's finding run alone by the command printed, and, with every later
-# allocation failing too, the retry loop (and the clean tests, which
-# REST_FILTER selects) hung. FAILED_STATUS: the framework's exit status for
-# a failed test.
-check_kebab_sweep() {
-  local binary=$1 failed=$2 work=$3 rest_filter=$4 status command
-  shift 4
+# swept SPELLING BINARY SETTING=VALUE... -- ARG...: BINARY run with
+# allocgate's settings (fail-each=sites, out=PATH...) as flags
+# (--allocgate-fail-each=sites; SPELLING "flags": Catch2 v3, doctest) or as
+# variables (ALLOCGATE_FAIL_EACH=sites; "environment": Catch2 v2, which
+# refuses a flag it does not know), then ARGs.
+swept() {
+  local spelling=$1 binary=$2 flags=() variables=() name
+  shift 2
+  while [ "$1" != -- ]; do
+    name=${1%%=*}
+    if [ "$spelling" = environment ]; then
+      variables+=("ALLOCGATE_$(echo "$name" | tr a-z- A-Z_)=${1#*=}")
+    else
+      flags+=("--allocgate-$1")
+    fi
+    shift
+  done
+  shift
+  env "${variables[@]}" "$binary" "${flags[@]}" "$@"
+}
+
+# check_framework_sweep SPELLING BINARY FAILED_STATUS WORK REST_FILTER [ARG...]:
+# a Catch2 or doctest build of classic_bugs_cases.cpp swept (with ARGs, the
+# settings spelled as swept() does): each bug at its line, the runs' figures
+# as without the sweep, the leak's finding run alone by the command printed,
+# and, with every later allocation failing too, the retry loop (and the
+# clean tests, which REST_FILTER selects) hung. FAILED_STATUS: the
+# framework's exit status for a failed test, "nonzero" where it counts them.
+check_framework_sweep() {
+  local spelling=$1 binary=$2 failed=$3 work=$4 rest_filter=$5 status command at
+  shift 5
+  failed_with() { [ "$1" = "$failed" ] || { [ "$failed" = nonzero ] && [ "$1" != 0 ]; }; }
   status=0
-  "$binary" --allocgate-fail-each --allocgate-fail-timeout=5 --allocgate-out="$work/sweep.json" "$@" \
+  swept "$spelling" "$binary" fail-each=sites fail-timeout=5 out="$work/sweep.json" -- "$@" \
     >"$work/sweep.log" 2>&1 || status=$?
-  [ "$status" = "$failed" ] || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
+  failed_with "$status" || { cat "$work/sweep.log"; fail "the sweep's findings did not fail the run (exit $status)"; }
   check_classic_findings "$work/sweep.json" "$work/sweep.log"
-  "$binary" --allocgate-out="$work/unswept.json" >/dev/null 2>&1 || true
+  swept "$spelling" "$binary" out="$work/unswept.json" -- >/dev/null 2>&1 || true
   diff <(figures_of "$work/unswept.json") <(figures_of "$work/sweep.json") || fail "the sweep changed the runs' figures"
-  command=$(grep -o "alone: .*RawNewBeforeAThrowingPushBack' --allocgate-fail-at=[0-9]*" "$work/sweep.log" | head -1) ||
-    true
+  if [ "$spelling" = environment ]; then
+    at="ALLOCGATE_FAIL_AT=[0-9]* .*RawNewBeforeAThrowingPushBack'"
+  else
+    at=".*RawNewBeforeAThrowingPushBack' --allocgate-fail-at=[0-9]*"
+  fi
+  command=$(grep -o "alone: $at" "$work/sweep.log" | head -1) || true
   [ -n "$command" ] || { cat "$work/sweep.log"; fail "no command to run the leak alone"; }
   status=0
-  eval "${command#alone: } --allocgate-fail-on-leak" >"$work/alone.log" 2>&1 || status=$?
-  [ "$status" = "$failed" ] && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
+  if [ "$spelling" = environment ]; then
+    eval "ALLOCGATE_FAIL_ON_LEAK=1 ${command#alone: }" >"$work/alone.log" 2>&1 || status=$?
+  else
+    eval "${command#alone: } --allocgate-fail-on-leak" >"$work/alone.log" 2>&1 || status=$?
+  fi
+  failed_with "$status" && grep -q "leaked .* bytes in 2 blocks" "$work/alone.log" ||
     { cat "$work/alone.log"; fail "the finding run alone: exit $status"; }
   status=0
-  "$binary" "$rest_filter" --allocgate-fail-each --allocgate-fail-rest --allocgate-fail-timeout=2 \
-    --allocgate-out="$work/rest.json" >"$work/rest.log" 2>&1 || status=$?
-  [ "$status" = "$failed" ] || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
+  swept "$spelling" "$binary" fail-each=sites fail-rest=1 fail-timeout=2 out="$work/rest.json" -- "$rest_filter" "$@" \
+    >"$work/rest.log" 2>&1 || status=$?
+  failed_with "$status" || { cat "$work/rest.log"; fail "the retry loop did not fail the run (exit $status)"; }
   check_retry_hung "$work/rest.json" "$work/rest.log"
 }

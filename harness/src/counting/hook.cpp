@@ -391,8 +391,17 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // Allocations made while counting is paused are the harness's own bookkeeping
 // (an assertion's message, a capture's table), never the code's: they are
 // neither failure points nor counted towards the countdown.
+// So are the framework's own, in a test's body, where its stack tells them
+// (kTellingFrameworkCode: Catch2 v2's and doctest's assertions and sections,
+// compiled into the test's code): told here as admit_special tells them.
 bool injected_failure_due(ThreadState& t) noexcept {
   if ((t.mode & (kFailureArmed | kPaused)) != kFailureArmed) return false;
+  if ((t.mode & kTellingFrameworkCode) && !t.capturing_now) {
+    t.capturing_now = true;
+    const bool the_tests = allocation_is_the_tests(*t.framework_code);
+    t.capturing_now = false;
+    if (!the_tests) return false;
+  }
   if (t.failure_fired) return true;  // armed still: fail_rest, every later attempt fails
   const bool failing = t.fail_countdown == 0;
   if (t.on_attempt != nullptr) t.on_attempt(failing);

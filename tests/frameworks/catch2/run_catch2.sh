@@ -81,7 +81,7 @@ classic_bugs_header=$source/tests/failure_sweep/classic_bugs.h
 # shellcheck source=../../failure_sweep/sweep_checks.sh
 . "$source/tests/failure_sweep/sweep_checks.sh"
 # (The compact reporter: the console's wraps a message at 80 columns.)
-check_kebab_sweep "$work/build/classic_bugs_tests" 42 "$work" "RetryLoop.*,Clean.*" -r compact
+check_framework_sweep flags "$work/build/classic_bugs_tests" 42 "$work" "RetryLoop.*,Clean.*" -r compact
 
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "Factorials are computed"

@@ -71,7 +71,7 @@ bad=0
 classic_bugs_header=$source/tests/failure_sweep/classic_bugs.h
 # shellcheck source=../../failure_sweep/sweep_checks.sh
 . "$source/tests/failure_sweep/sweep_checks.sh"
-check_kebab_sweep "$work/build/classic_bugs_tests" 1 "$work" "--test-case=RetryLoop.*,Clean.*"
+check_framework_sweep flags "$work/build/classic_bugs_tests" 1 "$work" "--test-case=RetryLoop.*,Clean.*"
 
 "$work/build/tutorial_tests_grown" --allocgate-out="$work/grown.json" --allocgate-sites >/dev/null 2>&1 || true
 check_gate "$work/tests.json" "$work/grown.json" "testing the factorial function"

@@ -275,7 +275,7 @@ void report_sweep(Counting& c) {
   for (const std::string& section : c.sections) reproduce += " -c " + shell_word(section);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
   const std::string text = integrations::FailureSweep::findings_text(
-      files::terminal_text(name), *c.swept, files::terminal_text(reproduce), "--allocgate-fail-at=");
+      files::terminal_text(name), *c.swept, files::terminal_text(reproduce) + " --allocgate-fail-at=");
   Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
                                   Catch::ResultDisposition::ContinueOnFailure);
   handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);

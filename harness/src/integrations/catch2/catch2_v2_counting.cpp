@@ -11,6 +11,10 @@
 // invoker's invoke(), and what it allocates through a function of Catch2's
 // (an assertion, a section's tracker, a message) is Catch2's. So is
 // everything of the runner's between the section's start and the body.
+//
+// The failure sweep (ALLOCGATE_FAIL_EACH; Catch2 v2 takes no flag of
+// allocgate's) forks each run as its root section starts: Catch2's own
+// allocations, told by their stacks, are no points and never fail.
 
 #define CATCH_CONFIG_EXTERNAL_INTERFACES
 #include <catch2/catch.hpp>
@@ -27,10 +31,12 @@
 #include <vector>
 
 #include "allocgate/guards.h"
+#include "allocgate/toolchain.h"
 #include "counting/block_tracker.h"
 #include "counting/reachability.h"
 #include "escape.h"
 #include "integrations/core/counted_run.h"
+#include "integrations/core/failure_sweep.h"
 #include "integrations/core/framework_code.h"
 #include "integrations/core/report_output.h"
 #include "integrations/core/run_names.h"
@@ -38,6 +44,7 @@
 #include "integrations/core/static_guard.h"
 #include "integrations/core/suite_report.h"
 #include "integrations/core/suite_start.h"
+#include "integrations/core/sweep_settings.h"
 
 // A program whose tests are counted runs with block headers (counting/hook.cpp):
 // a test's leaks are told by a tag in each block's header.
@@ -91,6 +98,14 @@ struct Counting {
   const Catch::TestCaseInfo* test = nullptr;
   integrations::RunNames names;
   bool started = false;
+  // The failure sweep: each run's, forked as its root section starts; in a
+  // child, what the run's end tells the parent.
+  std::optional<integrations::FailureSweep> sweep;
+  std::optional<integrations::SweepResult> swept;  // the running run's, until its end
+  bool bad_alloc_escaped = false;                  // in a child: std::bad_alloc reached the test's code
+  bool signalled = false;                          // in a child: Catch2 reports a signal, then raises it again
+  std::string first_failure;                       // in a child: the run's first failed assertion
+  std::vector<std::string> sections;               // the run's, as written: a finding's -c filters
 };
 
 Counting& counting() {
@@ -128,10 +143,10 @@ class CountingListener : public Catch::TestEventListenerBase {
     // Catch2 refuses a flag it does not know: allocgate's are read from the
     // environment only (run_options.h).
     const std::vector<std::string> arguments = integrations::process_arguments();
-    c.framework = integrations::start_suite(
-        c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch", "Catch2 v2",
-        integrations::calls_catch2_test_bodies,
-        [] { return counting().test != nullptr ? counting().test->name : std::string(); }, false);
+    c.framework = integrations::start_suite(c.options, {arguments.empty() ? std::string() : arguments.front()}, "Catch",
+                                            "Catch2 v2", integrations::calls_catch2_test_bodies, [] {
+                                              return counting().test != nullptr ? counting().test->name : std::string();
+                                            });
     c.started = true;
   }
 
@@ -150,11 +165,14 @@ class CountingListener : public Catch::TestEventListenerBase {
       if (c.depth++ > 0) {
         c.path += '/';  // appended apart: g++ 12 warns falsely of "/" + a temporary (-Wrestrict)
         c.path += integrations::run_name_part(section.name);
+        c.sections.push_back(section.name);
         return;
       }
       c.path = integrations::run_name_part(section.name);  // the root section: the test case, run again for each leaf
+      c.sections.clear();
       c.floor = __builtin_frame_address(0);
       if (!c.started) return;
+      c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.path);
       c.run.begin(c.options.sites || c.options.fail_on_leak);
     }
     c.framework->tell_on_this_thread();
@@ -168,11 +186,22 @@ class CountingListener : public Catch::TestEventListenerBase {
       return;
     }
     integrations::FrameworkCode::stop_telling();
+    // The body is over: what follows is Catch2's, which a sweep's failures
+    // must not reach (with ALLOCGATE_FAIL_REST, every later allocation).
+    integrations::FailureSweep::stop_failing();
+    // In a sweep's child, Catch2's signal handler ends the run, then raises
+    // the signal again, which ends the child: crashed.
+    if (c.signalled) return;
     const AllocationStats figures_now = c.run.stats();
     const PauseCounting pause;
     TestEventListenerBase::sectionEnded(stats);
     const integrations::TestRun::End end =
         c.run.end(std::max(c.floor, static_cast<const void*>(__builtin_frame_address(0)), std::less<>()), true);
+    if (c.sweep && c.sweep->in_child()) {
+      c.sweep->point_ended(stats.assertions.failed == 0, c.bad_alloc_escaped, end.live.leaked.blocks,
+                           end.live.leaked.bytes, c.first_failure);
+    }
+    if (c.options.sweep.fail_at) integrations::FailureSweep::disarm();
     std::string name = c.names.next(c.path);
     integrations::TestFigures figures = integrations::figures_of(figures_now, end);
     figures.failed = stats.assertions.failed > 0;
@@ -180,16 +209,47 @@ class CountingListener : public Catch::TestEventListenerBase {
       figures.failed = true;
       fail_on_leak(name, end.live.leaked);
     }
+    if (c.swept) report_sweep(name, *c.swept);
+    figures.sweep = std::move(c.swept);
+    c.swept.reset();
     std::optional<SiteProfile> sites;
     if (c.options.sites && c.run.capture() != nullptr) sites = c.run.capture()->profile(c.options.source_root);
     c.report.add(std::move(name), figures, sites ? &*sites : nullptr);
+  }
+
+  // In a sweep's child: whether std::bad_alloc reached the test's code
+  // (Catch2 reports it as unexpected, out of the body or out of an
+  // assertion's expression, translated to its what()), and the run's first
+  // other failure, what a swallowed failure became.
+  bool assertionEnded(const Catch::AssertionStats& stats) override {
+    const bool kept = TestEventListenerBase::assertionEnded(stats);
+    Counting& c = counting();
+    if (!c.sweep || !c.sweep->in_child() || stats.assertionResult.isOk()) return kept;
+    const PauseCounting pause;
+    const Catch::AssertionResult& result = stats.assertionResult;
+    if (result.getResultType() == Catch::ResultWas::ThrewException && result.getMessage() == "std::bad_alloc") {
+      c.bad_alloc_escaped = true;
+    } else if (result.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+      c.signalled = true;
+    } else if (c.first_failure.empty()) {
+      const Catch::SourceLineInfo where = result.getSourceInfo();
+      c.first_failure = std::string(where.file) + ":" + std::to_string(where.line) + ": ";
+      if (result.hasExpression()) c.first_failure += result.getExpandedExpression();
+      if (result.hasMessage()) {  // appended apart: g++ 12 warns falsely of " " + a temporary (-Wrestrict)
+        c.first_failure += ' ';
+        c.first_failure += result.getMessage();
+      }
+    }
+    return kept;
   }
 
   void testRunEnded(const Catch::TestRunStats& stats) override {
     TestEventListenerBase::testRunEnded(stats);
     const PauseCounting pause;
     Counting& c = counting();
-    if (!c.started) return;
+    // A sweep's child that crashed (Catch2 reports the signal, then ends
+    // the run) writes no report: the parent's is the run's.
+    if (!c.started || (c.sweep && c.sweep->in_child())) return;
     c.report.refuse(c.names.collision());
     integrations::write_report(c.report, c.options.executable, true);
   }
@@ -212,6 +272,32 @@ class CountingListener : public Catch::TestEventListenerBase {
       // Aborting after this failure (-a, -x N): Catch2 says so by throwing,
       // for the test's body to unwind. The body has returned; the runner
       // stops before the next test case all the same.
+    }
+  }
+
+  // The parent's run has ended: its sweep's findings (those not marked on
+  // purpose) fail it through Catch2, each with the command that runs it
+  // alone, the point in the environment (Catch2 v2 refuses allocgate's flags).
+  static void report_sweep(const std::string& name, integrations::SweepResult& swept) {
+    const Counting& c = counting();
+    if (swept.nondeterministic) {
+      std::cerr << "allocgate: " << files::terminal_text(name)
+                << ": its allocations differ from run to run; its failure sweep is not trusted\n";
+    }
+    if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, swept) == 0) return;
+    using integrations::shell_word;
+    std::string command = shell_word(c.options.executable) + " " + shell_word(c.test->name);
+    for (const std::string& section : c.sections) command += " -c " + shell_word(section);
+    const std::string rest = c.options.sweep.fail_rest ? " ALLOCGATE_FAIL_REST=1" : "";
+    const std::string text = integrations::FailureSweep::findings_text(
+        files::terminal_text(name), swept, "ALLOCGATE_FAIL_AT=", rest + " " + files::terminal_text(command));
+    Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
+                                    Catch::ResultDisposition::ContinueOnFailure);
+    handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);
+    try {
+      handler.complete();
+    } catch (const Catch::TestFailureException&) {
+      // Aborting after this failure (-a, -x N): as fail_on_leak's.
     }
   }
 };

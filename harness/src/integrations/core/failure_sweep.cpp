@@ -526,8 +526,8 @@ std::size_t FailureSweep::mark_on_purpose(const std::string& test, const char* t
   return left;
 }
 
-std::string FailureSweep::findings_text(const std::string& test, const SweepResult& result,
-                                        const std::string& reproduce, std::string_view at_flag) {
+std::string FailureSweep::findings_text(const std::string& test, const SweepResult& result, const std::string& before,
+                                        const std::string& after) {
   std::ostringstream out;
   for (const SweepFinding& f : result.findings) {
     if (f.on_purpose) continue;
@@ -535,7 +535,7 @@ std::string FailureSweep::findings_text(const std::string& test, const SweepResu
     if (!f.line.empty()) out << ", at " << files::terminal_text(f.line);
     out << ": " << outcome_name(f.outcome);
     if (!f.detail.empty()) out << ", " << files::terminal_text(f.detail);
-    out << "; alone: " << reproduce << " " << at_flag << f.point << "\n";
+    out << "; alone: " << before << f.point << after << "\n";
   }
   return out.str();
 }

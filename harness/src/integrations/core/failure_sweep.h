@@ -126,10 +126,10 @@ class FailureSweep {
   static std::size_t mark_on_purpose(const std::string& test, const char* toolchain, SweepResult& result);
 
   /// One line per finding of `test`'s sweep not on purpose, with the command that runs it
-  /// alone: `reproduce` followed by the point (" --allocgate_fail_at=K").
-  /// `at_flag`: the framework's spelling of --allocgate_fail_at=.
-  static std::string findings_text(const std::string& test, const SweepResult& result, const std::string& reproduce,
-                                   std::string_view at_flag = "--allocgate_fail_at=");
+  /// alone: the point between `before` and `after` ("build/t --allocgate_fail_at=" K, or
+  /// "ALLOCGATE_FAIL_AT=" K " build/t", where a framework takes no flag of allocgate's).
+  static std::string findings_text(const std::string& test, const SweepResult& result, const std::string& before,
+                                   const std::string& after = {});
 
  private:
   bool fork_run(bool planning, std::uint64_t point, SweepChildRun* run);

@@ -15,17 +15,10 @@ namespace allocgate::integrations {
 
 std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vector<std::string>& args,
                                            std::string_view framework_namespace, std::string_view shown,
-                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)(),
-                                           bool sweeps) {
+                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)()) {
   std::string error;
   if (!read_test_options(options, args, "--allocgate-", error)) {
     std::cerr << files::terminal_text(error) << '\n';
-    std::exit(2);
-  }
-  if (!sweeps && (options.sweep.sweep || options.sweep.fail_at)) {
-    std::cerr << "allocgate: " << shown
-              << " runs no failure sweep yet (--allocgate-fail-each, --allocgate-fail-at, ALLOCGATE_FAIL_EACH, "
-                 "ALLOCGATE_FAIL_AT): GoogleTest's, Catch2 v3's and doctest's suites do\n";
     std::exit(2);
   }
   if (options.sweep.sweep) std::cerr << options.sweep.announcement << '\n';
@@ -39,6 +32,13 @@ std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vect
   try {
     framework =
         std::make_unique<FrameworkCode>(framework_namespace, is_boundary, nullptr, cache_directory(options.out));
+    if (framework->without_debug_information() && (options.sweep.sweep || options.sweep.fail_at)) {
+      // Its inlined allocations would fail as the test's: findings that are not.
+      std::cerr << "allocgate: the program has no debug information (built without -g): a failure sweep cannot "
+                   "tell what "
+                << shown << "'s functions inlined into a test allocate, and would fail it as the test's\n";
+      std::exit(2);
+    }
     if (framework->without_debug_information()) {
       std::cerr << "allocgate: the program has no debug information (built without -g): what " << shown
                 << "'s functions inlined into a test allocate is counted as the test's\n";

@@ -21,12 +21,9 @@ namespace allocgate::integrations {
 /// `shown` names the framework in a message), and opens the report's path
 /// (`running` names the test a report cut short was in). Anything refused
 /// ends the process with status 2 and one line on standard error, before the
-/// first test.
-/// `sweeps`: the adapter runs a failure sweep (sweep_settings.h), said as
-/// the suite starts; one that does not refuses it.
+/// first test. A failure sweep asked for (sweep_settings.h) is said here.
 std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vector<std::string>& args,
                                            std::string_view framework_namespace, std::string_view shown,
-                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)(),
-                                           bool sweeps);
+                                           bool (*is_boundary)(std::string_view mangled), std::string (*running)());
 
 }  // namespace allocgate::integrations

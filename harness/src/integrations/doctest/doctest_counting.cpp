@@ -187,7 +187,7 @@ class CountingListener : public ::doctest::IReporter {
     // what it does not know: allocgate's flags are read from the process's.
     c.framework = integrations::start_suite(
         c.options, integrations::process_arguments(), "doctest", "doctest", is_body_caller,
-        [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); }, true);
+        [] { return counting().test != nullptr ? std::string(counting().test_name) : std::string(); });
     c.started = true;
   }
 
@@ -320,7 +320,7 @@ void report_sweep(Counting& c) {
   for (const std::string& subcase : c.run_subcases) reproduce += " --subcase=" + shell_word(subcase);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
   const std::string text = integrations::FailureSweep::findings_text(
-      files::terminal_text(c.run_name), *c.swept, files::terminal_text(reproduce), "--allocgate-fail-at=");
+      files::terminal_text(c.run_name), *c.swept, files::terminal_text(reproduce) + " --allocgate-fail-at=");
   const bool failed = c.run_failed;
   const std::string message = "allocation failures:\n" + text;
   ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);

@@ -373,7 +373,8 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, swept) == 0) return;
     std::string reproduce = files::terminal_text(executable()) + " --gtest_filter=" + files::terminal_text(name);
     if (counting_options().fail_rest) reproduce += " --allocgate_fail_rest";
-    const std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), swept, reproduce);
+    const std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), swept,
+                                                                       reproduce + " --allocgate_fail_at=");
     GTEST_MESSAGE_AT_(info.file(), info.line(), ("allocation failures:\n" + text).c_str(),
                       ::testing::TestPartResult::kNonFatalFailure);
   }
