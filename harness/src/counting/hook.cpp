@@ -390,12 +390,16 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // after the handler is not a second attempt.
 // Allocations made while counting is paused are the harness's own bookkeeping
 // (an assertion's message, a capture's table), never the code's: they are
-// neither failure points nor counted towards the countdown.
+// neither failure points nor counted towards the countdown. Nor is what a
+// function-local static allocates as it is built (kBuildingStatic): it
+// happens in whichever test uses it first, so a point there would move with
+// the order the tests run in, and a finding's command run alone would fail
+// another allocation than the sweep did.
 // So are the framework's own, in a test's body, where its stack tells them
 // (kTellingFrameworkCode: Catch2 v2's and doctest's assertions and sections,
 // compiled into the test's code): told here as admit_special tells them.
 bool injected_failure_due(ThreadState& t) noexcept {
-  if ((t.mode & (kFailureArmed | kPaused)) != kFailureArmed) return false;
+  if ((t.mode & (kFailureArmed | kPaused | kBuildingStatic)) != kFailureArmed) return false;
   if ((t.mode & kTellingFrameworkCode) && !t.capturing_now) {
     t.capturing_now = true;
     const bool the_tests = allocation_is_the_tests(*t.framework_code);
