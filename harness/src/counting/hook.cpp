@@ -394,10 +394,10 @@ bool admit_special(ThreadState& t, std::size_t size) noexcept {
 // function-local static allocates as it is built (kBuildingStatic): it
 // happens in whichever test uses it first, so a point there would move with
 // the order the tests run in, and a finding's command run alone would fail
-// another allocation than the sweep did.
-// So are the framework's own, in a test's body, where its stack tells them
-// (kTellingFrameworkCode: Catch2 v2's and doctest's assertions and sections,
-// compiled into the test's code): told here as admit_special tells them.
+// another allocation than the sweep did. Nor is the framework's own in a
+// test's body, where only its stack tells it (kTellingFrameworkCode: Catch2
+// v2's and doctest's assertions and sections, compiled into the test's
+// code), told as admit_special tells it. Both only while a failure is armed.
 bool injected_failure_due(ThreadState& t) noexcept {
   if ((t.mode & (kFailureArmed | kPaused | kBuildingStatic)) != kFailureArmed) return false;
   if ((t.mode & kTellingFrameworkCode) && !t.capturing_now) {

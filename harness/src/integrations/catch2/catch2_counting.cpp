@@ -264,21 +264,16 @@ bool take_flags(int argc, const char* const* argv, std::vector<const char*>& kep
 void report_sweep(Counting& c) {
   if (!c.swept || c.test == nullptr) return;
   c.name = run_name();  // the report's name for it, which the bounds file knows it by
-  const std::string& name = c.name;
-  if (c.swept->nondeterministic) {
-    std::cerr << "allocgate: " << files::terminal_text(name)
-              << ": its allocations differ from run to run; its failure sweep is not trusted\n";
-  }
-  if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, *c.swept) == 0) return;
   using integrations::shell_word;
   std::string reproduce = shell_word(c.options.executable) + " " + shell_word(c.test->name);
   for (const std::string& section : c.sections) reproduce += " -c " + shell_word(section);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
-  const std::string text = integrations::FailureSweep::findings_text(
-      files::terminal_text(name), *c.swept, files::terminal_text(reproduce) + " --allocgate-fail-at=");
+  std::string message = integrations::sweep_failure(c.name, *c.swept, ::allocgate::kToolchain,
+                                                    files::terminal_text(reproduce) + " --allocgate-fail-at=");
+  if (message.empty()) return;
   Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
                                   Catch::ResultDisposition::ContinueOnFailure);
-  handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);
+  handler.handleMessage(Catch::ResultWas::ExplicitFailure, std::move(message));
   handler.complete();
   c.sweep_failed = true;
 }

@@ -280,20 +280,16 @@ class CountingListener : public Catch::TestEventListenerBase {
   // alone, the point in the environment (Catch2 v2 refuses allocgate's flags).
   static void report_sweep(const std::string& name, integrations::SweepResult& swept) {
     const Counting& c = counting();
-    if (swept.nondeterministic) {
-      std::cerr << "allocgate: " << files::terminal_text(name)
-                << ": its allocations differ from run to run; its failure sweep is not trusted\n";
-    }
-    if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, swept) == 0) return;
     using integrations::shell_word;
     std::string command = shell_word(c.options.executable) + " " + shell_word(c.test->name);
     for (const std::string& section : c.sections) command += " -c " + shell_word(section);
     const std::string rest = c.options.sweep.fail_rest ? " ALLOCGATE_FAIL_REST=1" : "";
-    const std::string text = integrations::FailureSweep::findings_text(
-        files::terminal_text(name), swept, "ALLOCGATE_FAIL_AT=", rest + " " + files::terminal_text(command));
+    const std::string message = integrations::sweep_failure(
+        name, swept, ::allocgate::kToolchain, "ALLOCGATE_FAIL_AT=", rest + " " + files::terminal_text(command));
+    if (message.empty()) return;
     Catch::AssertionHandler handler("FAIL_CHECK", c.test->lineInfo, Catch::StringRef(),
                                     Catch::ResultDisposition::ContinueOnFailure);
-    handler.handleMessage(Catch::ResultWas::ExplicitFailure, "allocation failures:\n" + text);
+    handler.handleMessage(Catch::ResultWas::ExplicitFailure, message);
     try {
       handler.complete();
     } catch (const Catch::TestFailureException&) {

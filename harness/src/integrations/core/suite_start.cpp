@@ -32,14 +32,14 @@ std::unique_ptr<FrameworkCode> start_suite(TestOptions& options, const std::vect
   try {
     framework =
         std::make_unique<FrameworkCode>(framework_namespace, is_boundary, nullptr, cache_directory(options.out));
-    if (framework->without_debug_information() && (options.sweep.sweep || options.sweep.fail_at)) {
-      // Its inlined allocations would fail as the test's: findings that are not.
-      std::cerr << "allocgate: the program has no debug information (built without -g): a failure sweep cannot "
-                   "tell what "
-                << shown << "'s functions inlined into a test allocate, and would fail it as the test's\n";
-      std::exit(2);
-    }
     if (framework->without_debug_information()) {
+      if (options.sweep.sweep || options.sweep.fail_at) {
+        // Its inlined allocations would fail as the test's: findings that are not.
+        std::cerr << "allocgate: the program has no debug information (built without -g): a failure sweep cannot "
+                     "tell what "
+                  << shown << "'s functions inlined into a test allocate, and would fail it as the test's\n";
+        std::exit(2);
+      }
       std::cerr << "allocgate: the program has no debug information (built without -g): what " << shown
                 << "'s functions inlined into a test allocate is counted as the test's\n";
     }

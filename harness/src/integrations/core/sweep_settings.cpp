@@ -124,6 +124,17 @@ std::optional<SweepResult> begin_swept_run(const SweepRequest& request, std::opt
   }
 }
 
+std::string sweep_failure(const std::string& test, SweepResult& result, const char* toolchain,
+                          const std::string& before, const std::string& after) {
+  const std::string shown = files::terminal_text(test);
+  if (result.nondeterministic) {
+    std::cerr << "allocgate: " << shown
+              << ": its allocations differ from run to run; its failure sweep is not trusted\n";
+  }
+  if (FailureSweep::mark_on_purpose(test, toolchain, result) == 0) return {};
+  return "allocation failures:\n" + FailureSweep::findings_text(shown, result, before, after);
+}
+
 std::string shell_word(std::string_view text) {
   std::string word = "'";
   for (const char ch : text) {

@@ -33,6 +33,14 @@ struct SweepRequest {
 std::optional<SweepResult> begin_swept_run(const SweepRequest& request, std::optional<FailureSweep>& sweep,
                                            const std::string& test);
 
+/// A run's sweep as its parent reports it, the same for every framework: a
+/// sweep not to be trusted said on standard error, the findings that the
+/// bounds file marks on purpose under `toolchain` marked; then the message
+/// that fails the run ("allocation failures:" and a line per finding left,
+/// its command as findings_text takes it), or empty when none is left.
+std::string sweep_failure(const std::string& test, SweepResult& result, const char* toolchain,
+                          const std::string& before, const std::string& after = {});
+
 /// A word for a POSIX shell, quoted: a finding's command runs as it reads
 /// whatever its names hold.
 std::string shell_word(std::string_view text);

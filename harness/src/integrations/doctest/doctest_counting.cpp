@@ -310,19 +310,14 @@ namespace {
 // alone; the run's own verdict is kept, as its figures are its own.
 void report_sweep(Counting& c) {
   if (!c.swept || c.test == nullptr) return;
-  if (c.swept->nondeterministic) {
-    std::cerr << "allocgate: " << files::terminal_text(c.run_name)
-              << ": its allocations differ from run to run; its failure sweep is not trusted\n";
-  }
-  if (integrations::FailureSweep::mark_on_purpose(c.run_name, ::allocgate::kToolchain, *c.swept) == 0) return;
   using integrations::shell_word;
   std::string reproduce = shell_word(c.options.executable) + " --test-case=" + shell_word(c.test->m_name);
   for (const std::string& subcase : c.run_subcases) reproduce += " --subcase=" + shell_word(subcase);
   if (c.options.sweep.fail_rest) reproduce += " --allocgate-fail-rest";
-  const std::string text = integrations::FailureSweep::findings_text(
-      files::terminal_text(c.run_name), *c.swept, files::terminal_text(reproduce) + " --allocgate-fail-at=");
+  const std::string message = integrations::sweep_failure(c.run_name, *c.swept, ::allocgate::kToolchain,
+                                                          files::terminal_text(reproduce) + " --allocgate-fail-at=");
+  if (message.empty()) return;
   const bool failed = c.run_failed;
-  const std::string message = "allocation failures:\n" + text;
   ADD_FAIL_CHECK_AT(c.test->m_file.c_str(), static_cast<int>(c.test->m_line), message);
   c.run_failed = failed;
 }

@@ -366,17 +366,12 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   // command that runs it alone; a sweep not to be trusted is said.
   static void report_sweep(const ::testing::TestInfo& info, integrations::SweepResult& swept) {
     const std::string name = full_name(info);
-    if (swept.nondeterministic) {
-      std::cerr << "allocgate: " << files::terminal_text(name)
-                << ": its allocations differ from run to run; its failure sweep is not trusted\n";
-    }
-    if (integrations::FailureSweep::mark_on_purpose(name, ::allocgate::kToolchain, swept) == 0) return;
     std::string reproduce = files::terminal_text(executable()) + " --gtest_filter=" + files::terminal_text(name);
     if (counting_options().fail_rest) reproduce += " --allocgate_fail_rest";
-    const std::string text = integrations::FailureSweep::findings_text(files::terminal_text(name), swept,
-                                                                       reproduce + " --allocgate_fail_at=");
-    GTEST_MESSAGE_AT_(info.file(), info.line(), ("allocation failures:\n" + text).c_str(),
-                      ::testing::TestPartResult::kNonFatalFailure);
+    const std::string message =
+        integrations::sweep_failure(name, swept, ::allocgate::kToolchain, reproduce + " --allocgate_fail_at=");
+    if (message.empty()) return;
+    GTEST_MESSAGE_AT_(info.file(), info.line(), message.c_str(), ::testing::TestPartResult::kNonFatalFailure);
   }
 
   void report_leak(const ::testing::TestInfo& info, const allocgate::detail::LiveTotals& leaked) {
