@@ -5,14 +5,15 @@
 # command the sweep prints, and the retry loop hung once memory runs out.
 # The gate keeps a swept suite so: its findings recorded, a new one fails,
 # one marked on purpose fails nothing. A static built on first use is no
-# point, whichever test builds it (first_use_test.cpp).
-# Usage: classic_bugs_test.sh SUITE_BINARY CLASSIC_BUGS_HEADER WORK_DIR ALLOCGATE FIRST_USE_BINARY
+# point, whichever test builds it, nor GoogleTest's report of an exception
+# out of a test's body (points_test.cpp).
+# Usage: classic_bugs_test.sh SUITE_BINARY CLASSIC_BUGS_HEADER WORK_DIR ALLOCGATE POINTS_BINARY
 set -euo pipefail
 suite=$1
 source=$2
 work=$3
 allocgate=$4
-first_use=$5
+points_suite=$5
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -50,14 +51,23 @@ check_retry_hung "$work/rest.json" "$work/rest.log"
 
 # The table both FirstUse tests read is built by the first: no point of
 # either, so each test's one allocation is its only point, swept whole or alone.
-"$first_use" --allocgate_fail_each --allocgate_out="$work/first_use.json" >"$work/first_use.log" 2>&1 ||
+"$points_suite" --gtest_filter='FirstUse.*' --allocgate_fail_each --allocgate_out="$work/first_use.json" >"$work/first_use.log" 2>&1 ||
   { cat "$work/first_use.log"; fail "the FirstUse tests swept: a finding"; }
-"$first_use" --gtest_filter=FirstUse.UsesTheTable --allocgate_fail_each --allocgate_out="$work/first_use_alone.json" \
+"$points_suite" --gtest_filter=FirstUse.UsesTheTable --allocgate_fail_each --allocgate_out="$work/first_use_alone.json" \
   >"$work/first_use_alone.log" 2>&1 || { cat "$work/first_use_alone.log"; fail "FirstUse.UsesTheTable swept alone"; }
 points=$(jq -r '.benchmarks[] | "\(.name) \(.allocgate_sweep.attempts) \(.allocgate_sweep.outcomes.propagated)"' \
   "$work/first_use.json" "$work/first_use_alone.json")
 [ "$points" = $'FirstUse.BuildsTheTable 1 1\nFirstUse.UsesTheTable 1 1\nFirstUse.UsesTheTable 1 1' ] ||
   fail "a static built on first use made points: $points"
+# The body's two allocations are its points, each failing propagated; what
+# GoogleTest allocates to report the exception is neither.
+status=0
+"$points_suite" --gtest_filter=OutOfTheBody.ARuntimeError --allocgate_fail_each --allocgate_out="$work/thrown.json" \
+  >"$work/thrown.log" 2>&1 || status=$?
+[ "$status" = 1 ] || { cat "$work/thrown.log"; fail "the test that throws: exit $status"; }
+points=$(jq -c '.benchmarks[] | [.name, ."allocs/op", .allocgate_sweep.attempts, .allocgate_sweep.outcomes]' "$work/thrown.json")
+[ "$points" = '["OutOfTheBody.ARuntimeError",2,2,{"propagated":2}]' ] ||
+  fail "GoogleTest's report of an exception made points: $points"
 
 # A sample drawn from a seed, printed, draws the same points again.
 "$suite" --gtest_filter='Clean.*' --allocgate_fail_each=2 --allocgate_out="$work/sample.json" >"$work/sample.log" 2>&1

@@ -51,6 +51,14 @@ built_counts doctest_header_directory
 # doctest found after allocgate: the listener compiled against it.
 configure doctest_after 0 "allocgate::doctest: compiled against doctest 2.4.9 (/usr/include/doctest/doctest.h), as doctest_tests" -DCASE=doctest_after
 built_counts doctest_after
+# Built with no build type, so without -g: what doctest's functions inlined
+# into a test allocate cannot be told from the test's, and a failure sweep,
+# which would fail it as the test's, is refused before the first test.
+status=0
+"$work/doctest_after/doctest_tests" --allocgate-fail-each >"$work/nodebug_sweep.log" 2>&1 || status=$?
+[ "$status" = 2 ] && grep -q "no debug information (built without -g): a failure sweep cannot tell" \
+  "$work/nodebug_sweep.log" && ! grep -q "test cases" "$work/nodebug_sweep.log" ||
+  { cat "$work/nodebug_sweep.log"; echo "FAIL: a sweep without debug information: exit $status" >&2; exit 1; }
 # The refusals belong to the targets that link a framework's integration: a
 # program of the harness alone configures, builds and counts with neither
 # framework to be found.
@@ -58,4 +66,4 @@ configure harness_only 0 "Build files have been written" -DCASE=harness_only -DC
   -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
 cmake --build "$work/harness_only" >"$work/harness_only_build.log" 2>&1 || { cat "$work/harness_only_build.log"; exit 1; }
 "$work/harness_only/harness_only" || { echo "FAIL: the harness-only program counted wrong" >&2; exit 1; }
-echo "PASS: an old GoogleTest, a shared gtest_main, two doctest versions and no doctest header refused in one line each; a harness-only program, a bundled doctest header and doctest found after allocgate taken"
+echo "PASS: an old GoogleTest, a shared gtest_main, two doctest versions and no doctest header refused in one line each; a harness-only program, a bundled doctest header and doctest found after allocgate taken; a sweep without debug information refused"

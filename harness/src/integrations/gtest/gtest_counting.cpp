@@ -144,10 +144,11 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   void about_to_begin() {
     if (!waiting_.load(std::memory_order_relaxed) || warming_up_) return;
     const CountingOptions& options = counting_options();
-    // With every later allocation failing, GoogleTest's own report of the
-    // std::bad_alloc out of the body would fail too: its catch is told by
-    // its code's place, found once here (before any child forks).
-    if (options.fail_rest && (options.fail_at || options.sweep) && !gtest_code_) {
+    // GoogleTest's own report of what the body threw (a std::bad_alloc, or
+    // any other exception before the failing point) is no point and must
+    // not fail: its catch is told by its code's place, found once here
+    // (before any child forks).
+    if ((options.fail_at || options.sweep) && !gtest_code_) {
       try {
         gtest_code_.emplace(
             "testing",
@@ -157,7 +158,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
             [](std::string_view) { return false; });
       } catch (const std::exception& e) {
         const PauseCounting pause;
-        std::cerr << "allocgate: --allocgate_fail_rest: " << files::terminal_text(e.what()) << '\n';
+        std::cerr << "allocgate: the failure sweep: " << files::terminal_text(e.what()) << '\n';
         std::exit(1);
       }
     }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Two tests that use one function-local static table, built by whichever
-// runs first: the table's allocations are one-time initialisation, no
-// failure point, so each test has the same points (its own allocation)
-// swept whole or alone. Linked with allocgate::gtest_main.
+// What is a failure point and what is not, for classic_bugs_test.sh: two
+// tests that use one function-local static table, built by whichever runs
+// first (one-time initialisation, no point: each test has its own
+// allocation's point, swept whole or alone); a test whose body throws,
+// whose points are its own allocations, not GoogleTest's report of the
+// exception. Linked with allocgate::gtest_main.
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,5 +29,8 @@ std::string short_name_of(std::size_t month) {
 TEST(FirstUse, BuildsTheTable) { EXPECT_EQ(short_name_of(0), "January, the first month"); }
 
 TEST(FirstUse, UsesTheTable) { EXPECT_EQ(short_name_of(1), "February, the second month"); }
+
+// Two allocations: the string, and the exception's copy of it.
+TEST(OutOfTheBody, ARuntimeError) { throw std::runtime_error(std::string(100, 'r')); }
 
 }  // namespace
