@@ -69,6 +69,21 @@ points=$(jq -c '.benchmarks[] | [.name, ."allocs/op", .allocgate_sweep.attempts,
 [ "$points" = '["OutOfTheBody.ARuntimeError",2,2,{"propagated":2}]' ] ||
   fail "GoogleTest's report of an exception made points: $points"
 
+# A death assertion's matcher is GoogleTest's: the test's one allocation is
+# its one point, each point named as every attempt is. A std::bad_alloc out
+# of EXPECT_THROW's and EXPECT_NO_THROW's statements is propagated.
+for each in sites all; do
+  "$points_suite" --gtest_filter='Death.*:InAnAssertion.*' --allocgate_fail_each=$each \
+    --allocgate_out="$work/assertions_$each.json" >"$work/assertions_$each.log" 2>&1 ||
+    { cat "$work/assertions_$each.log"; fail "the death and throw assertions swept (=$each): a finding"; }
+  points=$(jq -c '[.benchmarks[] | [.name, ."allocs/op", .allocgate_sweep.attempts, .allocgate_sweep.outcomes]]' \
+    "$work/assertions_$each.json")
+  [ "$points" = '[["Death.TheMatcherIsNoPoint",1,1,{"propagated":1}],'\
+'["InAnAssertion.ThrowsBadAllocNotTheExpected",2,2,{"propagated":2}],'\
+'["InAnAssertion.ThrowsBadAllocNotNothing",1,1,{"propagated":1}]]' ] ||
+    fail "the death and throw assertions' points (=$each): $points"
+done
+
 # A sample drawn from a seed, printed, draws the same points again.
 "$suite" --gtest_filter='Clean.*' --allocgate_fail_each=2 --allocgate_out="$work/sample.json" >"$work/sample.log" 2>&1
 seed=$(grep -o 'allocgate_fail_seed=[0-9]*' "$work/sample.log" | head -1 | cut -d= -f2)

@@ -4,10 +4,14 @@
 // first (one-time initialisation, no point: each test has its own
 // allocation's point, swept whole or alone); a test whose body throws,
 // whose points are its own allocations, not GoogleTest's report of the
-// exception. Linked with allocgate::gtest_main.
+// exception; a death assertion, whose matcher is GoogleTest's; and how a
+// std::bad_alloc out of an EXPECT_THROW's statement ends (propagated, as
+// Catch2's and doctest's assertions report it). Linked with
+// allocgate::gtest_main.
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,5 +36,25 @@ TEST(FirstUse, UsesTheTable) { EXPECT_EQ(short_name_of(1), "February, the second
 
 // Two allocations: the string, and the exception's copy of it.
 TEST(OutOfTheBody, ARuntimeError) { throw std::runtime_error(std::string(100, 'r')); }
+
+// One point, the string: the matcher GoogleTest builds from the regex
+// (five allocations) is not the test's, nor is the child's abort.
+TEST(Death, TheMatcherIsNoPoint) {
+  const std::string kept(100, 'k');
+  EXPECT_DEATH(std::abort(), "");
+  EXPECT_EQ(kept.size(), 100u);
+}
+
+// Each of the statements' allocations failing reaches the assertion as a
+// std::bad_alloc: the string, the exception's message; the string alone.
+TEST(InAnAssertion, ThrowsBadAllocNotTheExpected) {
+  EXPECT_THROW(
+      {
+        const std::string input(100, 'p');
+        throw std::invalid_argument(input);
+      },
+      std::invalid_argument);
+}
+TEST(InAnAssertion, ThrowsBadAllocNotNothing) { EXPECT_NO_THROW(std::string(100, 'n')); }
 
 }  // namespace

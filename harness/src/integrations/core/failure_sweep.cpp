@@ -42,7 +42,8 @@ namespace {
 
 // What a child tells its parent, each record a header and its payload.
 enum class RecordKind : std::uint32_t {
-  kPlan = 1,     // a = attempts, b = points that follow (std::uint64_t each)
+  kPlan = 1,     // a = attempts, b = points that follow (std::uint64_t each), then c ranges of attempts
+                 // [first, end) that are no points (two std::uint64_t each)
   kFired = 2,    // a = frames that follow (void* each): the failing allocation's stack
   kEnded = 3,    // a = outcome, b = leaked blocks, c = leaked bytes
   kFailure = 4,  // a = bytes that follow: the test's first failure, as the framework said it
@@ -76,10 +77,15 @@ struct ChildState {
   std::uint64_t attempts = 0;
   std::vector<std::uint64_t> points;  // reserved before the test: the first attempt of each stack
   std::vector<std::uint64_t> seen;    // open addressing, of stack hashes; 0 is empty
+  // planning: the framework's own attempts, told after they were made
+  // (framework_since_mark), as [first, end) pairs; reserved before the test.
+  std::uint64_t marked = 0;
+  std::vector<std::uint64_t> not_points;
 };
 ChildState g_child;
 
 constexpr std::size_t kMostSites = 1u << 16;
+constexpr std::size_t kMostNotPointRanges = 1u << 10;  // past these, the framework's attempts are points
 constexpr std::size_t kLongestFailure =
     300;  // bytes of a swallowed failure's message kept  // a test's distinct stacks kept as points; the rest not tried
 
@@ -178,6 +184,7 @@ void wait_for(pid_t pid, int fd, unsigned timeout_seconds, SweepChildRun& run) {
 struct Records {
   std::optional<RecordHeader> plan, fired, ended;
   std::vector<std::uint64_t> points;
+  std::vector<std::uint64_t> not_points;  // [first, end) pairs
   std::vector<void*> frames;
   std::string failure;
 };
@@ -192,14 +199,17 @@ Records parse(const std::string& data) {
     const std::size_t item = h.kind == RecordKind::kPlan      ? sizeof(std::uint64_t)
                              : h.kind == RecordKind::kFailure ? 1
                                                               : sizeof(void*);
-    const std::uint64_t items = h.kind == RecordKind::kPlan                                      ? h.b
+    const std::uint64_t items = h.kind == RecordKind::kPlan                                      ? h.b + 2 * h.c
                                 : h.kind == RecordKind::kFired || h.kind == RecordKind::kFailure ? h.a
                                                                                                  : 0;
+    if (h.kind == RecordKind::kPlan && (h.b > kMostSites || h.c > kMostNotPointRanges)) break;
     if (items > (data.size() - at) / item) break;  // cut short: the child died writing it
     if (h.kind == RecordKind::kPlan) {
       r.plan = h;
-      r.points.resize(items);
-      std::memcpy(r.points.data(), data.data() + at, items * item);
+      r.points.resize(h.b);
+      std::memcpy(r.points.data(), data.data() + at, h.b * item);
+      r.not_points.resize(2 * h.c);
+      std::memcpy(r.not_points.data(), data.data() + at + h.b * item, 2 * h.c * item);
     } else if (h.kind == RecordKind::kFired) {
       r.fired = h;
       r.frames.resize(items);
@@ -357,6 +367,7 @@ bool FailureSweep::fork_run(bool planning, std::uint64_t point, SweepChildRun* r
       g_child.points.reserve(kMostSites);
       g_child.seen.assign(2 * kMostSites, 0);
     }
+    if (planning) g_child.not_points.reserve(2 * kMostNotPointRanges);
     if (const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0) {
       ::dup2(null, STDOUT_FILENO);
       ::dup2(null, STDERR_FILENO);
@@ -385,17 +396,27 @@ std::optional<SweepResult> FailureSweep::sweep_test(const std::string& test) {
       return result;
     }
   }
-  result.attempts = plans[0].plan->a;
-  result.nondeterministic = plans[0].plan->a != plans[1].plan->a || plans[0].points != plans[1].points;
+  const Records& plan = plans[0];
+  result.nondeterministic =
+      plan.plan->a != plans[1].plan->a || plan.points != plans[1].points || plan.not_points != plans[1].not_points;
+  // The framework's own attempts keep their numbers (a failing child counts
+  // them too) but are no points, nor the test's attempts.
+  result.attempts = plan.plan->a;
+  for (std::size_t i = 0; i < plan.not_points.size(); i += 2)
+    result.attempts -= plan.not_points[i + 1] - plan.not_points[i];
   std::vector<std::uint64_t> points;
   switch (options_.points) {
     case SweepOptions::Points::kSites:
-      points = plans[0].points;
+      points = plan.points;
       break;
     case SweepOptions::Points::kAll:
     case SweepOptions::Points::kSample:
-      points.resize(result.attempts);
-      for (std::uint64_t i = 0; i < result.attempts; ++i) points[i] = i;
+      points.reserve(result.attempts);
+      for (std::uint64_t i = 0, range = 0; i < plan.plan->a; ++i) {
+        while (range < plan.not_points.size() && i >= plan.not_points[range + 1]) range += 2;
+        if (range < plan.not_points.size() && i >= plan.not_points[range]) continue;
+        points.push_back(i);
+      }
       if (options_.points == SweepOptions::Points::kSample && points.size() > options_.sample) {
         // The same draw for the same seed and test, whichever tests run.
         std::seed_seq seed{static_cast<std::uint32_t>(options_.seed), static_cast<std::uint32_t>(options_.seed >> 32),
@@ -447,9 +468,11 @@ void FailureSweep::point_ended(bool passed, bool bad_alloc_escaped, std::uint64_
   t.mode &= ~static_cast<std::uint32_t>(detail::kFailureArmed);
   t.on_attempt = nullptr;
   if (g_child.planning) {
-    const RecordHeader plan{RecordKind::kPlan, 0, g_child.attempts, g_child.points.size()};
+    const RecordHeader plan{RecordKind::kPlan, 0, g_child.attempts, g_child.points.size(),
+                            g_child.not_points.size() / 2};
     write_all(child_fd_, &plan, sizeof plan);
     write_all(child_fd_, g_child.points.data(), sizeof(std::uint64_t) * g_child.points.size());
+    write_all(child_fd_, g_child.not_points.data(), sizeof(std::uint64_t) * g_child.not_points.size());
     ::_exit(0);
   }
   SweepOutcome outcome = SweepOutcome::kSwallowed;
@@ -480,6 +503,17 @@ void FailureSweep::point_ended(bool passed, bool bad_alloc_escaped, std::uint64_
 }
 
 void FailureSweep::arm_here(std::uint64_t point, bool rest) { arm(point, rest, false); }
+
+void FailureSweep::mark() noexcept { g_child.marked = g_child.attempts; }
+
+void FailureSweep::framework_since_mark() noexcept {
+  if (!g_child.planning || g_child.marked >= g_child.attempts) return;
+  if (g_child.not_points.size() + 2 > g_child.not_points.capacity()) return;  // no allocation here
+  g_child.not_points.push_back(g_child.marked);
+  g_child.not_points.push_back(g_child.attempts);
+  while (!g_child.points.empty() && g_child.points.back() >= g_child.marked) g_child.points.pop_back();
+  g_child.marked = g_child.attempts;
+}
 
 void FailureSweep::stop_failing() {
   detail::ThreadState& t = detail::thread_state();

@@ -78,7 +78,7 @@ struct SweepFinding {
 
 /// A test's sweep.
 struct SweepResult {
-  std::uint64_t attempts = 0;  ///< the test's allocation attempts, unfailed
+  std::uint64_t attempts = 0;  ///< the test's allocation attempts, unfailed (not the framework's)
   std::uint64_t tried = 0;     ///< points run
   std::array<std::uint64_t, kSweepOutcomes> outcomes{};
   std::vector<SweepFinding> findings;  ///< in point order
@@ -108,6 +108,17 @@ class FailureSweep {
   /// `first_failure`: the framework's message of the test's first failure.
   [[noreturn]] void point_ended(bool passed, bool bad_alloc_escaped, std::uint64_t leaked_blocks,
                                 std::uint64_t leaked_bytes, std::string_view first_failure);
+
+  /// In a child, where the framework's own work may begin in the test's
+  /// code (GoogleTest's statement macros): the attempts from here on are
+  /// the framework's if framework_since_mark() says so next.
+  static void mark() noexcept;
+  /// The attempts since mark() were the framework's, not the test's (a
+  /// GoogleTest death assertion's matcher, built from its regex before the
+  /// framework's call that tells it is one): no points. They keep their
+  /// numbers, which a failing child counts as well, so the points after
+  /// them run the same allocation in the sweep as alone.
+  static void framework_since_mark() noexcept;
 
   /// Runs this process's next test with allocation `point` failing (and
   /// every later one, with `rest`): --allocgate_fail_at, a finding run alone.

@@ -193,8 +193,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   // The figures as a statement of GoogleTest's macros begins
   // (statement_begins), on the test's thread while it counts.
   void statement_begins() {
-    if (run_.counting() && !paused_to_end_ && std::this_thread::get_id() == run_.thread())
+    if (run_.counting() && !paused_to_end_ && std::this_thread::get_id() == run_.thread()) {
       before_statement_ = run_.stats();
+      integrations::FailureSweep::mark();
+    }
   }
 
   // Pauses the test's thread until the test ends (death_test_started). A
@@ -204,7 +206,10 @@ class CountingListener : public ::testing::EmptyTestEventListener {
   // GoogleTest's: kept to take out of the figures.
   void pause_to_the_end() {
     if (!run_.counting() || paused_to_end_ || std::this_thread::get_id() != run_.thread()) return;
-    if (before_statement_) death_matcher_ = {*before_statement_, run_.stats()};
+    if (before_statement_) {
+      death_matcher_ = {*before_statement_, run_.stats()};
+      integrations::FailureSweep::framework_since_mark();  // nor is the matcher a failure point
+    }
     paused_to_end_.emplace();
   }
 
@@ -352,13 +357,18 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     }
   }
 
-  // Whether the test ended by std::bad_alloc out of its body: GoogleTest
-  // caught it and failed the test saying so.
+  // Whether std::bad_alloc reached the test's code: out of its body, which
+  // GoogleTest caught and failed the test saying so; or out of an
+  // EXPECT_THROW's or EXPECT_NO_THROW's statement (ASSERT_ alike), which
+  // reports it as a different exception than expected, and which Catch2
+  // and doctest report as an exception out of the assertion's expression.
   static bool bad_alloc_escaped(const ::testing::TestInfo& info) {
     const ::testing::TestResult& result = *info.result();
     for (int i = 0; i < result.total_part_count(); ++i) {
       const std::string_view message = result.GetTestPartResult(i).message();
-      if (message.find("std::bad_alloc\" thrown in") != std::string_view::npos) return true;
+      if (message.find("std::bad_alloc\" thrown in") != std::string_view::npos ||
+          message.find("Actual: it throws std::bad_alloc with description") != std::string_view::npos)
+        return true;
     }
     return false;
   }
