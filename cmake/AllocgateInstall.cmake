@@ -104,7 +104,7 @@ if(TARGET allocgate_benchmark)
   install(FILES $<TARGET_OBJECTS:allocgate_benchmark_main> DESTINATION ${CMAKE_INSTALL_LIBDIR}/allocgate
     RENAME allocgate_benchmark_main.o)
 endif()
-if(TARGET allocgate)
+if(TARGET allocgate AND NOT ALLOCGATE_PREBUILT_COMMAND)  # a command built elsewhere is installed from there
   install(TARGETS allocgate RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   add_dependencies(allocgate_installable allocgate)
   # The licenses of the libraries every page inlines (reports/pages).

@@ -149,10 +149,6 @@ TEST(KnownPatterns, EveryDeleteFormFreesWithTheAllocatedSize) {
   }
 }
 
-TEST(SizeTracking, IsTheLayoutThisTestWasLinkedWith) {
-  EXPECT_EQ(allocgate::test::block_headers(), ALLOCGATE_TEST_BLOCK_HEADERS != 0);
-}
-
 TEST(KnownPatterns, ShortStringsStayInTheSmallBuffer) {
   // 15 characters with libstdc++, 22 with libc++ (standard_library.h).
   using allocgate::test::kShortStringCapacity;
