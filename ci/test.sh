@@ -7,10 +7,12 @@
 #                      and the framework matrix's oldest and newest
 #                      versions (the system's, in the quickstart).
 #                      asan-ubsan and libcxx (clang with libc++): the
-#                      hook's, the integrations' and the workloads' tests, the
-#                      workloads gated against their bounds; not the report
-#                      model's (the same code as release's, its readers fuzzed
-#                      under ASan and UBSan by the fuzz preset) nor the docs'.
+#                      hook's, the integrations' and the workloads' tests;
+#                      not the report model's (the same code as release's,
+#                      its readers fuzzed under ASan and UBSan by the fuzz
+#                      preset) nor the docs'. libcxx gates the workloads
+#                      against libc++'s bounds with a command of its own;
+#                      asan-ubsan's tests run the release build's command.
 #                      tsan: the threaded tests. fuzz: the report and bounds
 #                      readers under libFuzzer.
 #   ci/test.sh --long  every preset in full: adds the packaging tests (four consumer variants, a plain Release packaged)

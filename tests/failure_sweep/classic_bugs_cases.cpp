@@ -10,8 +10,7 @@
 #if defined(CLASSIC_BUGS_DOCTEST)
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
-#elif defined(CLASSIC_BUGS_CATCH2_V2)
-#define CATCH_CONFIG_MAIN
+#elif defined(CLASSIC_BUGS_CATCH2_V2)  // with the main of tests/frameworks/catch2_v2/tutorial_main.cpp
 #include <catch2/catch.hpp>
 #else
 #include <catch2/catch_test_macros.hpp>

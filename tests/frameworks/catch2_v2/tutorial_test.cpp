@@ -2,7 +2,7 @@
 // A Catch2 v2 suite written as its tutorial writes one, with no line of
 // allocgate's (run_catch2_v2.sh derives each run's figures and checks them).
 // Sizes are libstdc++'s: a std::string of n > 15 characters allocates n + 1.
-#define CATCH_CONFIG_MAIN
+// Its main is tutorial_main.cpp's, as the tutorial's "Scaling up" puts it.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
