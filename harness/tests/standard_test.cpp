@@ -123,12 +123,14 @@ TEST(StandardBehaviour, PlainNewIsAlignedForAnyFundamentalTypeThatFits) {
 #if !defined(__SANITIZE_ADDRESS__)
 void* volatile g_foreign = nullptr;
 
-void delete_what_malloc_made() {
+// Not inlined, nor its delete a tail call: the message names the function that deletes.
+[[gnu::noinline]] void delete_what_malloc_made() {
   g_foreign = std::malloc(32);
   ::operator delete(g_foreign);
+  g_foreign = nullptr;
 }
 
-void delete_twice() {
+[[gnu::noinline]] void delete_twice() {
   g_foreign = ::operator new(32);
   ::operator delete(g_foreign);
   ::operator delete(g_foreign);
