@@ -646,15 +646,12 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
   return true;
 }
 
-[[gnu::always_inline, maybe_unused]] inline void* new_fast(std::size_t size) noexcept {
+// The fast path's other layouts: block headers, a counted test; null when
+// the general path decides. (The size first, so that the caller's flags
+// are loaded into the second argument's register, not the size's.)
+[[gnu::always_inline, maybe_unused]] inline void* new_fast_otherwise(std::size_t size, std::uint32_t state) noexcept {
   ThreadState& t = t_state;
-  const std::uint32_t state = t.mode | g_flags.load(std::memory_order_relaxed);
-  if (ALLOCGATE_LIKELY(state == 0)) {
-    if (void* p = std::malloc(size); ALLOCGATE_LIKELY(p != nullptr)) {
-      count_allocation(t.counters, size);
-      return p;
-    }
-  } else if (state == kBlockHeaders && size <= static_cast<std::size_t>(-1) - sizeof(BlockHeader)) {
+  if (state == kBlockHeaders && size <= static_cast<std::size_t>(-1) - sizeof(BlockHeader)) {
     if (void* base = std::malloc(headered_request(size)); ALLOCGATE_LIKELY(base != nullptr)) {
       count_allocation(t.counters, size);
       auto* header = static_cast<BlockHeader*>(base);
@@ -666,6 +663,36 @@ bool tagging_on_the_owner(const ThreadState& t) noexcept {
     return new_counted_test(t, size);
   }
   return nullptr;
+}
+
+// Every layout but the common one, and the general path after it: out of
+// line and reached by a jump, so that the common path in the operators is
+// its own code to its return, with no join whose registers the other
+// layouts shape (two instructions an allocation).
+template <bool kNothrow>
+[[gnu::noinline, maybe_unused]] void* new_otherwise(std::size_t size, std::uint32_t state) noexcept(kNothrow) {
+  if (void* p = new_fast_otherwise(size, state)) return p;
+  if constexpr (kNothrow) {
+    return new_or_null(size, kDefaultAlign);
+  } else {
+    return new_or_throw(size, kDefaultAlign);
+  }
+}
+
+// The common path: nothing paused, forbidden, armed or captured on this
+// thread, no layout but malloc's, no process-wide scope.
+template <bool kNothrow>
+[[gnu::always_inline, maybe_unused]] inline void* new_fast(std::size_t size) noexcept(kNothrow) {
+  ThreadState& t = t_state;
+  const std::uint32_t state = t.mode | g_flags.load(std::memory_order_relaxed);
+  if (ALLOCGATE_LIKELY(state == 0)) {
+    if (void* p = std::malloc(size); ALLOCGATE_LIKELY(p != nullptr)) {
+      count_allocation(t.counters, size);
+      return p;
+    }
+    return new_otherwise<kNothrow>(size, 0);  // not `state`, which the call to malloc would have to keep
+  }
+  return new_otherwise<kNothrow>(size, state);
 }
 
 // kSized: `size` is what sized delete passed; otherwise it is unknown.
@@ -735,15 +762,9 @@ namespace ag = allocgate::detail;
 
 namespace {
 
-[[gnu::always_inline]] inline void* new_plain(std::size_t n) {
-  if (void* p = ag::new_fast(n)) return p;
-  return ag::new_or_throw(n, ag::kDefaultAlign);
-}
+[[gnu::always_inline]] inline void* new_plain(std::size_t n) { return ag::new_fast<false>(n); }
 
-[[gnu::always_inline]] inline void* new_nothrow(std::size_t n) noexcept {
-  if (void* p = ag::new_fast(n)) return p;
-  return ag::new_or_null(n, ag::kDefaultAlign);
-}
+[[gnu::always_inline]] inline void* new_nothrow(std::size_t n) noexcept { return ag::new_fast<true>(n); }
 
 [[gnu::always_inline]] inline void delete_sized(void* p, std::size_t n) noexcept {
   if (!ag::delete_fast<true>(p, n)) ag::delete_general(p, n);
