@@ -39,6 +39,7 @@ fi
 read -r -a presets <<<"${ALLOCGATE_TEST_PRESETS:-$default}"
 # Each stage's time, in the log, so that the next growth is seen.
 stages=()
+release_command=  # the release build's command, once this run has built and tested it
 for preset in "${presets[@]}"; do
   echo "== $preset (${SECONDS}s in)" >&2
   configure=$preset
@@ -49,9 +50,7 @@ for preset in "${presets[@]}"; do
   # rather than build it again (libcxx builds its own: libc++'s workloads
   # have bounds of their own).
   prebuilt=
-  if ! $long && [ "$preset" = asan-ubsan ] && [ -x build/release/reports/allocgate ] && [[ " ${presets[*]} " == *" release "* ]]; then
-    prebuilt=$PWD/build/release/reports/allocgate
-  fi
+  if ! $long && [ "$preset" = asan-ubsan ]; then prebuilt=$release_command; fi
   if $long; then  # every test of every preset: the report model's under libcxx too
     cmake --preset "$configure" -DALLOCGATE_BUILD_REPORT_TESTS=ON -DALLOCGATE_PREBUILT_COMMAND= >/dev/null
   else
@@ -71,6 +70,7 @@ for preset in "${presets[@]}"; do
     ctest --preset "$preset" -LE "$skipped"
   fi
   stages+=("$preset: built in $((built - began))s, tested in $((SECONDS - built))s")
+  if [ "$preset" = release ]; then release_command=$PWD/build/release/reports/allocgate; fi
 done
 printf '== %s\n' "${stages[@]}" >&2
 echo "== tests done in ${SECONDS}s" >&2

@@ -7,12 +7,12 @@ function(allocgate_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic)
 endfunction()
 
-# allocgate_add_test(name source... [LABELS label...]): a GoogleTest
-# executable registered with ctest. Tests run from the build tree and may read
+# allocgate_add_test(name source... [TEST_PREFIX prefix] [LABELS label...]): a
+# GoogleTest executable registered with ctest, its tests' names prefixed. Tests run from the build tree and may read
 # files beside them. The label "threaded" marks the tests that start threads:
 # the tsan presets build (target allocgate_threaded_tests) and run just those.
 function(allocgate_add_test name)
-  cmake_parse_arguments(ARG "" "" "LABELS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TEST_PREFIX" "LABELS" ${ARGN})
   add_executable(${name} ${ARG_UNPARSED_ARGUMENTS} ${PROJECT_SOURCE_DIR}/harness/tests/sanitizer_options.cpp)
   allocgate_warnings(${name})
   # uncounted: see harness/CMakeLists.txt. The harness itself for its usage
@@ -20,7 +20,7 @@ function(allocgate_add_test name)
   target_link_libraries(${name} PRIVATE allocgate_gtest_library allocgate::harness GTest::gtest_main)
   # Test support: the standard library's figures (standard_library.h).
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/harness/tests/support)
-  allocgate_discover_tests(${name} LABELS ${ARG_LABELS})
+  allocgate_discover_tests(${name} TEST_PREFIX "${ARG_TEST_PREFIX}" LABELS ${ARG_LABELS})
 endfunction()
 
 # allocgate_discover_tests(target [TEST_PREFIX prefix] [LABELS label...]):

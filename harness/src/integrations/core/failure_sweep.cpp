@@ -84,10 +84,9 @@ struct ChildState {
 };
 ChildState g_child;
 
-constexpr std::size_t kMostSites = 1u << 16;
+constexpr std::size_t kMostSites = 1u << 16;           // a test's distinct stacks kept as points; the rest not tried
 constexpr std::size_t kMostNotPointRanges = 1u << 10;  // past these, the framework's attempts are points
-constexpr std::size_t kLongestFailure =
-    300;  // bytes of a swallowed failure's message kept  // a test's distinct stacks kept as points; the rest not tried
+constexpr std::size_t kLongestFailure = 300;           // bytes of a swallowed failure's message kept
 
 bool first_of_its_stack(std::uint64_t hash) noexcept {
   if (hash == 0) hash = 1;
