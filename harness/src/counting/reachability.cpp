@@ -52,6 +52,7 @@ class MappedArray {
     return true;
   }
   T pop() noexcept { return data_[--size_]; }
+  T& back() noexcept { return data_[size_ - 1]; }
   bool empty() const noexcept { return size_ == 0; }
   std::size_t size() const noexcept { return size_; }
   T* data() noexcept { return data_; }
@@ -88,6 +89,10 @@ struct Range {
 
 // The readable and writable mappings, in address order, as /proc/self/maps
 // lists them: where a heap block can be, and where a word can be read.
+// Neighbours are joined into one region: the kernel lists apart mappings
+// it could not merge, and a block can span two of them (a forked child's
+// heap grows in a mapping of its own beside the one it inherited, and the
+// block malloc carves across the seam is the child's as much as any).
 // `text` is where the listing is read into: the caller keeps it mapped
 // while it uses `regions`, which may list it merged with a neighbour.
 bool read_writable_regions(MappedArray<char>& text, MappedArray<Range>& regions) noexcept {
@@ -131,7 +136,13 @@ bool read_writable_regions(MappedArray<char>& text, MappedArray<Range>& regions)
       std::uintptr_t& value = second ? r.end : r.begin;
       value = value << 4 | static_cast<std::uintptr_t>(digit);
     }
-    if (eol - q >= 3 && q[1] == 'r' && q[2] == 'w' && !regions.push(r)) return false;
+    if (eol - q >= 3 && q[1] == 'r' && q[2] == 'w') {
+      if (!regions.empty() && regions.back().end == r.begin) {
+        regions.back().end = r.end;  // one region with its neighbour: see above
+      } else if (!regions.push(r)) {
+        return false;
+      }
+    }
     p = eol + 1;
   }
   return true;
