@@ -30,6 +30,7 @@
 
 #include "counting/block_header.h"
 #include "counting/other_threads.h"
+#include "counting/own_mappings.h"
 #include "counting/reachability.h"
 #include "counting/thread_state.h"
 
@@ -225,10 +226,7 @@ bool vacant(const Slot& slot) noexcept {
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 void* map_zeroed(std::size_t bytes) noexcept {
-  if (bytes < kHugePage) {
-    void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return memory == MAP_FAILED ? nullptr : memory;
-  }
+  if (bytes < kHugePage) return map_own_pages(bytes);
   void* memory = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (memory == MAP_FAILED) return nullptr;
   const auto start = reinterpret_cast<std::uintptr_t>(memory);
@@ -238,6 +236,7 @@ void* map_zeroed(std::size_t bytes) noexcept {
     ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
   }
   ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // a hint: without it, small pages
+  own_pages_mapped(reinterpret_cast<void*>(aligned), bytes);
   return reinterpret_cast<void*>(aligned);
 }
 
@@ -251,7 +250,7 @@ bool rebuild(std::size_t capacity) noexcept {
   if (g_table.stacks != nullptr) {
     stacks = static_cast<CapturedStack**>(map_zeroed(capacity * sizeof(CapturedStack*)));
     if (stacks == nullptr) {
-      ::munmap(slots, capacity * sizeof(Slot));
+      unmap_own_pages(slots, capacity * sizeof(Slot));
       return false;
     }
   }
@@ -265,8 +264,8 @@ bool rebuild(std::size_t capacity) noexcept {
     if (stacks != nullptr) stacks[j] = g_table.stacks[i];
     ++used;
   }
-  if (g_table.slots != nullptr) ::munmap(g_table.slots, g_table.capacity * sizeof(Slot));
-  if (g_table.stacks != nullptr) ::munmap(g_table.stacks, g_table.capacity * sizeof(CapturedStack*));
+  if (g_table.slots != nullptr) unmap_own_pages(g_table.slots, g_table.capacity * sizeof(Slot));
+  if (g_table.stacks != nullptr) unmap_own_pages(g_table.stacks, g_table.capacity * sizeof(CapturedStack*));
   g_table.slots = slots;
   g_table.stacks = stacks;
   g_table.capacity = capacity;
@@ -276,8 +275,8 @@ bool rebuild(std::size_t capacity) noexcept {
 
 // Unmaps the table; the next insert maps one of the initial capacity.
 void release_table() noexcept {
-  if (g_table.slots != nullptr) ::munmap(g_table.slots, g_table.capacity * sizeof(Slot));
-  if (g_table.stacks != nullptr) ::munmap(g_table.stacks, g_table.capacity * sizeof(CapturedStack*));
+  if (g_table.slots != nullptr) unmap_own_pages(g_table.slots, g_table.capacity * sizeof(Slot));
+  if (g_table.stacks != nullptr) unmap_own_pages(g_table.stacks, g_table.capacity * sizeof(CapturedStack*));
   g_table.slots = nullptr;
   g_table.stacks = nullptr;
   g_table.capacity = 0;
@@ -478,7 +477,32 @@ void split_reached(const ReachedBlocks& reached, const LiveTotals& live, void (*
 
 }  // namespace
 
-LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
+namespace {
+
+// The blocks a verdict judges, for the marking (reachability.h): this
+// tagging's, or those the table tracks as leakable. The table is held.
+bool judged_by_tag(const void* block) noexcept {
+  const BlockHeader& h = *header_of(const_cast<void*>(block));
+  return (h.tag & kLeakableBit) &&
+         (h.tag & kBlockTagBits) == process_counters().block_tag.load(std::memory_order_relaxed);
+}
+
+bool judged_by_table(const void* block) noexcept {
+  if (g_table.capacity == 0) return false;
+  const std::size_t mask = g_table.capacity - 1;
+  for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
+       i = (i + 1) & mask, ++probes) {
+    const Slot& slot = g_table.slots[i];
+    if (vacant(slot)) return false;
+    if (slot.block == block) return leakable(slot.word);
+  }
+  return false;
+}
+
+}  // namespace
+
+LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*), void* data,
+                            const RootSnapshot* before) noexcept {
   if (live_blocks().blocks == 0) return LiveSplit{};
   // No word of allocgate's may keep a block: the fixture's address, once
   // disowned, may be a leaked block's now.
@@ -495,7 +519,8 @@ LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const Tracked
     const LiveTotals live = live_blocks();
     if (live.blocks == 0) return;
     ReachedBlocks reached;
-    mark_reachable(reached, stack_floor, &others);
+    mark_reachable(reached, stack_floor, &others, before,
+                   g_tagging.load(std::memory_order_relaxed) ? judged_by_tag : judged_by_table);
     if (!reached.complete()) {
       split.leaked = live_blocks(visit, data);
       return;

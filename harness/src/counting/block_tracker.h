@@ -23,6 +23,8 @@
 
 namespace allocgate::detail {
 
+class RootSnapshot;  // reachability.h
+
 struct CapturedStack;
 
 struct TrackedBlock {
@@ -94,8 +96,9 @@ struct LiveSplit {
   LiveTotals leaked;
   LiveTotals kept;
 };
-/// `stack_floor` is mark_reachable's.
+/// `stack_floor` and `before` are mark_reachable's: a root's word unchanged
+/// since `before` was taken keeps no block allocated since.
 LiveSplit split_live_blocks(const void* stack_floor, void (*visit)(const TrackedBlock&, void*) = nullptr,
-                            void* data = nullptr) noexcept;
+                            void* data = nullptr, const RootSnapshot* before = nullptr) noexcept;
 
 }  // namespace allocgate::detail

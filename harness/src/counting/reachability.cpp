@@ -19,9 +19,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <new>
 
 #include "counting/block_header.h"
 #include "counting/other_threads.h"
+#include "counting/own_mappings.h"
 
 // The marking reads every word of memory it is given, redzones and
 // uninitialised bytes included, as LeakSanitizer's own does.
@@ -30,10 +32,7 @@
 namespace allocgate::detail {
 namespace {
 
-void* map_pages(std::size_t bytes) noexcept {
-  void* memory = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return memory == MAP_FAILED ? nullptr : memory;
-}
+void* map_pages(std::size_t bytes) noexcept { return map_own_pages(bytes); }
 
 // A growable array of trivially copyable T in mapped pages.
 template <typename T>
@@ -41,7 +40,7 @@ class MappedArray {
  public:
   MappedArray() noexcept = default;
   ~MappedArray() {
-    if (data_ != nullptr) ::munmap(data_, capacity_ * sizeof(T));
+    if (data_ != nullptr) unmap_own_pages(data_, capacity_ * sizeof(T));
   }
   MappedArray(const MappedArray&) = delete;
   MappedArray& operator=(const MappedArray&) = delete;
@@ -53,6 +52,7 @@ class MappedArray {
   }
   T pop() noexcept { return data_[--size_]; }
   T& back() noexcept { return data_[size_ - 1]; }
+  void clear() noexcept { size_ = 0; }
   bool empty() const noexcept { return size_ == 0; }
   std::size_t size() const noexcept { return size_; }
   T* data() noexcept { return data_; }
@@ -70,7 +70,7 @@ class MappedArray {
     if (data == nullptr) return false;
     if (data_ != nullptr) {
       std::memcpy(static_cast<void*>(data), data_, size_ * sizeof(T));
-      ::munmap(data_, capacity_ * sizeof(T));
+      unmap_own_pages(data_, capacity_ * sizeof(T));
     }
     data_ = data;
     capacity_ = capacity;
@@ -158,6 +158,49 @@ std::size_t static_tls_size() noexcept {
   return size != 0 ? size : kStaticTlsGuess;
 }
 
+// The region `address` is in, or null.
+const Range* region_in(const MappedArray<Range>& regions, std::uintptr_t address) noexcept {
+  const Range* r = std::upper_bound(regions.begin(), regions.end(), address,
+                                    [](std::uintptr_t a, const Range& range) { return a < range.begin; });
+  if (r == regions.begin()) return nullptr;
+  --r;
+  return address < r->end ? r : nullptr;
+}
+
+int add_module(dl_phdr_info* info, std::size_t, void* data) noexcept {
+  auto& roots = *static_cast<MappedArray<Range>*>(data);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& segment = info->dlpi_phdr[i];
+    if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_W)) continue;
+    const std::uintptr_t begin = info->dlpi_addr + segment.p_vaddr;
+    if (!roots.push(Range{begin, begin + segment.p_memsz})) return 1;
+  }
+  return 0;
+}
+
+// The static thread-local storage around a thread pointer, cut to its mapping.
+bool add_thread_local_storage_of(const MappedArray<Range>& regions, std::uintptr_t tp,
+                                 MappedArray<Range>& roots) noexcept {
+  const Range* tls = region_in(regions, tp);
+  if (tls == nullptr) return true;
+  const std::size_t size = static_tls_size();
+  const Range around{tp - tls->begin > size ? tp - size : tls->begin, tls->end - tp > size ? tp + size : tls->end};
+  return roots.push(around);
+}
+
+// The calling thread's roots: the globals of every module; its stack above
+// the caller's frame (or the floor, when higher) and its thread-local
+// storage around the thread pointer, each cut to its mapping.
+[[gnu::noinline]] bool add_own_roots(const MappedArray<Range>& regions, std::uintptr_t stack_floor,
+                                     MappedArray<Range>& roots) noexcept {
+  if (::dl_iterate_phdr(add_module, &roots) != 0) return false;
+  const auto sp = std::max(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)), stack_floor);
+  if (const Range* stack = region_in(regions, sp); stack != nullptr && !roots.push(Range{sp, stack->end})) {
+    return false;
+  }
+  return add_thread_local_storage_of(regions, reinterpret_cast<std::uintptr_t>(::pthread_self()), roots);
+}
+
 // A fault inside the marking skips the word that led to it: a stale word
 // can point just past a region that /proc/self/maps listed and that is gone
 // since (the marking's own buffer for that listing, merged by the kernel
@@ -176,7 +219,7 @@ void on_fault(int signal, siginfo_t*, void*) {
 }  // namespace
 
 ReachedBlocks::~ReachedBlocks() {
-  if (slots_ != nullptr) ::munmap(slots_, capacity_ * sizeof(void*));
+  if (slots_ != nullptr) unmap_own_pages(slots_, capacity_ * sizeof(void*));
 }
 
 namespace {
@@ -205,7 +248,7 @@ bool ReachedBlocks::insert(void* block) noexcept {
       while (slots[j] != nullptr) j = (j + 1) & (capacity - 1);
       slots[j] = slots_[i];
     }
-    if (slots_ != nullptr) ::munmap(slots_, capacity_ * sizeof(void*));
+    if (slots_ != nullptr) unmap_own_pages(slots_, capacity_ * sizeof(void*));
     slots_ = slots;
     capacity_ = capacity;
   }
@@ -220,51 +263,47 @@ bool ReachedBlocks::insert(void* block) noexcept {
 
 class Marking {
  public:
-  Marking(ReachedBlocks& reached, const void* stack_floor) noexcept
-      : reached_(reached), stack_floor_(reinterpret_cast<std::uintptr_t>(stack_floor)) {}
+  Marking(ReachedBlocks& reached, const void* stack_floor, const RootSnapshot* before,
+          bool (*judged)(const void*) noexcept) noexcept
+      : reached_(reached),
+        stack_floor_(reinterpret_cast<std::uintptr_t>(stack_floor)),
+        before_(judged != nullptr ? before : nullptr),
+        judged_(judged) {}
 
   // The other threads are stopped before the mappings are read: a stack a
   // thread grows, or a block it allocates, is then in the listing.
   ALLOCGATE_NO_SANITIZE bool run(const StoppedThreads& others) noexcept {
     if (!read_writable_regions(maps_text_, regions_) || regions_.empty()) return false;
-    if (!add_roots(roots_) || !add_other_threads(others, roots_)) return false;
+    if (!add_own_roots(regions_, stack_floor_, roots_) || !add_other_threads(others, roots_)) return false;
+    if (!cut_out_own_mappings()) return false;
     for (const Range& root : roots_) {
-      if (!scan(root)) return false;
+      if (!scan(root, before_)) return false;
     }
     while (!pending_.empty()) {
-      if (!scan(pending_.pop())) return false;
+      if (!scan(pending_.pop(), nullptr)) return false;  // a block's words: no snapshot holds them
     }
     return true;
   }
 
  private:
-  const Range* region_of(std::uintptr_t address) const noexcept {
-    const Range* r = std::upper_bound(regions_.begin(), regions_.end(), address,
-                                      [](std::uintptr_t a, const Range& range) { return a < range.begin; });
-    if (r == regions_.begin()) return nullptr;
-    --r;
-    return address < r->end ? r : nullptr;
-  }
+  const Range* region_of(std::uintptr_t address) const noexcept { return region_in(regions_, address); }
 
-  static int add_module(dl_phdr_info* info, std::size_t, void* data) noexcept {
-    auto& roots = *static_cast<MappedArray<Range>*>(data);
-    for (int i = 0; i < info->dlpi_phnum; ++i) {
-      const ElfW(Phdr)& segment = info->dlpi_phdr[i];
-      if (segment.p_type != PT_LOAD || !(segment.p_flags & PF_W)) continue;
-      const std::uintptr_t begin = info->dlpi_addr + segment.p_vaddr;
-      if (!roots.push(Range{begin, begin + segment.p_memsz})) return 1;
+  // The roots less allocgate's own mappings (own_mappings.h), which a root
+  // cut to a mapping the kernel joined to one of them would take in.
+  bool cut_out_own_mappings() noexcept {
+    OwnMapping own[256];
+    const std::size_t count = own_mappings(own, 256);
+    for (std::size_t m = 0; m < count; ++m) {
+      const std::size_t roots = roots_.size();
+      for (std::size_t i = 0; i < roots; ++i) {
+        Range& root = roots_.data()[i];
+        if (root.end <= own[m].begin || own[m].end <= root.begin) continue;
+        const Range above{own[m].end, root.end};
+        root.end = std::max(root.begin, own[m].begin);  // what lies below it, or nothing
+        if (above.begin < above.end && !roots_.push(above)) return false;
+      }
     }
-    return 0;
-  }
-
-  // Globals of every module; this thread's stack above this frame (or the
-  // floor, when higher) and its
-  // thread-local storage around the thread pointer, each cut to its mapping.
-  bool add_roots(MappedArray<Range>& roots) noexcept {
-    if (::dl_iterate_phdr(add_module, &roots) != 0) return false;
-    const auto sp = std::max(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)), stack_floor_);
-    if (const Range* stack = region_of(sp); stack != nullptr && !roots.push(Range{sp, stack->end})) return false;
-    return add_thread_local_storage(reinterpret_cast<std::uintptr_t>(::pthread_self()), roots);
+    return true;
   }
 
   // Each stopped thread's registers, its stack from the interrupted frame
@@ -287,16 +326,12 @@ class Marking {
     return true;
   }
 
-  // The static thread-local storage around a thread pointer, cut to its mapping.
   bool add_thread_local_storage(std::uintptr_t tp, MappedArray<Range>& roots) const noexcept {
-    const Range* tls = region_of(tp);
-    if (tls == nullptr) return true;
-    const std::size_t size = static_tls_size();
-    const Range around{tp - tls->begin > size ? tp - size : tls->begin, tls->end - tp > size ? tp + size : tls->end};
-    return roots.push(around);
+    return add_thread_local_storage_of(regions_, tp, roots);
   }
 
-  ALLOCGATE_NO_SANITIZE bool scan(Range range) noexcept {
+  // `before`: the snapshot of the roots, for a root's words; null for a block's.
+  ALLOCGATE_NO_SANITIZE bool scan(Range range, const RootSnapshot* before) noexcept {
     // The next word to read lives in memory and moves on before the read, so
     // that a fault, reading the word or the block it leads to, resumes past
     // it. No signal mask is saved: SA_NODEFER leaves SIGSEGV unblocked.
@@ -312,7 +347,9 @@ class Marking {
       std::atomic_signal_fence(std::memory_order_seq_cst);  // the store above, before the read below
       const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(here);
       if ((word & 7) != 0 || word < regions_.begin()->begin || word >= (regions_.end() - 1)->end) continue;
-      if (!follow(word)) {
+      std::uintptr_t then = 0;
+      const bool unchanged = before != nullptr && before->word_at(here, then) && then == word;
+      if (!follow(word, unchanged)) {
         ok = false;
         break;
       }
@@ -322,7 +359,8 @@ class Marking {
   }
 
   // A word that points to a block's start, or past new[]'s cookie.
-  ALLOCGATE_NO_SANITIZE bool follow(std::uintptr_t word) noexcept {
+  // An `unchanged` word (RootSnapshot) leads to no block judged.
+  ALLOCGATE_NO_SANITIZE bool follow(std::uintptr_t word, bool unchanged) noexcept {
     const std::uintptr_t start = (word & 15) != 0 ? word - 8 : word;
     const Range* region = region_of(start);
     if (region == nullptr || start - region->begin < sizeof(BlockHeader)) return true;
@@ -338,19 +376,104 @@ class Marking {
       if (count == 0 || count > header.size - 8 || (header.size - 8) % count != 0) return true;
     }
     auto* block = reinterpret_cast<void*>(start);
+    if (unchanged && judged_(block)) return true;
     if (reached_.contains(block)) return true;
     return reached_.insert(block) && pending_.push(Range{start, start + header.size});
   }
 
   ReachedBlocks& reached_;
   std::uintptr_t stack_floor_;
+  const RootSnapshot* before_;
+  bool (*judged_)(const void*) noexcept;
   MappedArray<char> maps_text_;
   MappedArray<Range> regions_;
   MappedArray<Range> roots_;
   MappedArray<Range> pending_;
 };
 
-void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others) noexcept {
+// The snapshot's own: the listing it cut the roots by, the roots sorted by
+// address (each widened to whole words) and their words, one after another.
+struct RootSnapshot::State {
+  MappedArray<char> maps_text;
+  MappedArray<Range> regions;
+  MappedArray<Range> roots;
+  MappedArray<std::size_t> offsets;  // of each root's first word in `words`
+  MappedArray<std::uintptr_t> words;
+};
+
+RootSnapshot::~RootSnapshot() {
+  if (state_ == nullptr) return;
+  state_->~State();
+  unmap_own_pages(state_, sizeof(State));
+}
+
+void RootSnapshot::clear() noexcept { taken_ = false; }
+
+namespace {
+// Copies [begin, end), whole words, into `words`: read as the marking reads,
+// unsanitized and a word at a time (a memcpy would be a sanitizer's).
+ALLOCGATE_NO_SANITIZE bool copy_words(std::uintptr_t begin, std::uintptr_t end,
+                                      MappedArray<std::uintptr_t>& words) noexcept {
+  const std::size_t count = (end - begin) / sizeof(std::uintptr_t);
+  if (!words.reserve_more(count)) return false;
+  std::uintptr_t* to = words.data() + words.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    to[i] = reinterpret_cast<const volatile std::uintptr_t*>(begin)[i];
+  }
+  words.grow_by(count);
+  return true;
+}
+}  // namespace
+
+bool RootSnapshot::take(const void* stack_floor) noexcept {
+  taken_ = false;
+  if (state_ == nullptr) {
+    void* memory = map_pages(sizeof(State));
+    if (memory == nullptr) return false;
+    state_ = new (memory) State;
+  }
+  State& s = *state_;
+  s.maps_text.clear();
+  s.regions.clear();
+  s.roots.clear();
+  s.offsets.clear();
+  s.words.clear();
+  if (!read_writable_regions(s.maps_text, s.regions) || s.regions.empty()) return false;
+  if (!add_own_roots(s.regions, reinterpret_cast<std::uintptr_t>(stack_floor), s.roots)) return false;
+  Range* const roots = s.roots.data();
+  std::sort(roots, roots + s.roots.size(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  for (std::size_t i = 0; i < s.roots.size(); ++i) {
+    // Whole words: the pages a root is in hold the word each end is in.
+    Range& root = roots[i];
+    root.begin &= ~std::uintptr_t{7};
+    root.end = (root.end + 7) & ~std::uintptr_t{7};
+    if (!s.offsets.push(s.words.size()) || !copy_words(root.begin, root.end, s.words)) return false;
+  }
+  taken_ = true;
+  return true;
+}
+
+bool RootSnapshot::word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept {
+  if (!taken_) return false;
+  const MappedArray<Range>& roots = state_->roots;
+  // Among the roots that begin at or before the address, the nearest few:
+  // roots can overlap (the main thread's storage, which the loader carves
+  // from the page its own segment ends in), and any that holds it is right.
+  const Range* r = std::upper_bound(roots.begin(), roots.end(), address,
+                                    [](std::uintptr_t a, const Range& range) { return a < range.begin; });
+  for (int tried = 0; tried < 4 && r != roots.begin(); ++tried) {
+    --r;
+    if (address + sizeof(std::uintptr_t) <= r->end) {
+      const std::size_t index = static_cast<std::size_t>(r - roots.begin());
+      word = state_->words.begin()[state_->offsets.begin()[index] + (address - r->begin) / sizeof(std::uintptr_t)];
+      return true;
+    }
+  }
+  return false;
+}
+
+void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others,
+                    const RootSnapshot* before, bool (*judged)(const void* block) noexcept) noexcept {
   reached.complete_ = false;
   struct sigaction on {};
   on.sa_sigaction = on_fault;
@@ -362,7 +485,7 @@ void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const Stopp
     return;
   }
   sigjmp_buf exit;
-  Marking marking(reached, stack_floor);
+  Marking marking(reached, stack_floor, before, judged);
   auto run = [&] {
     if (sigsetjmp(exit, 1) == 0) {
       t_fault_exit = &exit;

@@ -30,6 +30,7 @@
 namespace allocgate::detail {
 
 class StoppedThreads;
+class RootSnapshot;
 
 /// The set of blocks the marking reached, by their user pointers.
 class ReachedBlocks {
@@ -54,13 +55,43 @@ class ReachedBlocks {
 
  private:
   friend class Marking;
-  friend void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others) noexcept;
+  friend void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others,
+                             const RootSnapshot* before, bool (*judged)(const void* block) noexcept) noexcept;
   bool insert(void* block) noexcept;  // false when already there, or no memory
 
   void** slots_ = nullptr;  // open addressing; nullptr is empty
   std::size_t capacity_ = 0;
   std::size_t used_ = 0;
   bool complete_ = false;
+};
+
+/// The calling thread's roots as they are now (every module's writable
+/// segments, its thread-local storage, its stack from `stack_floor` up),
+/// copied, as a test's body begins. A word found unchanged at the verdict was
+/// written before any block the body allocated existed: when it holds such a
+/// block's address, it is by reuse, a chunk that free() handed back before
+/// (libdw's, stdio's: what the hold of freed blocks does not reach) and that
+/// malloc gave the body, while an old pointer to it stayed (glibc's
+/// sigaction copies 120 bytes of its own stack into doctest's static
+/// handlers). mark_reachable does not follow such a word to a block the
+/// verdict judges. Nothing here allocates: its copy is mapped from the kernel.
+class RootSnapshot {
+ public:
+  RootSnapshot() noexcept = default;
+  ~RootSnapshot();
+  RootSnapshot(const RootSnapshot&) = delete;
+  RootSnapshot& operator=(const RootSnapshot&) = delete;
+
+  /// Replaces what was taken; false, and nothing kept, without memory for it.
+  bool take(const void* stack_floor) noexcept;
+  void clear() noexcept;
+  /// The word at `address` (8-aligned) when taken; false where none was.
+  bool word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept;
+
+ private:
+  struct State;
+  State* state_ = nullptr;  // mapped on the first take
+  bool taken_ = false;
 };
 
 /// Marks every block reachable now from the roots into `reached`. The
@@ -73,8 +104,12 @@ class ReachedBlocks {
 /// The other threads are stopped for the marking, or, given `others`, were
 /// stopped by the caller, who then reads what it needs of them while they
 /// still are (the verdict's tally, split_live_blocks).
-void mark_reachable(ReachedBlocks& reached, const void* stack_floor = nullptr,
-                    const StoppedThreads* others = nullptr) noexcept;
+/// Given `before` and `judged`, a root's word unchanged since `before` was
+/// taken is not followed to a block for which judged(block) holds (a block
+/// the verdict judges: allocated since).
+void mark_reachable(ReachedBlocks& reached, const void* stack_floor = nullptr, const StoppedThreads* others = nullptr,
+                    const RootSnapshot* before = nullptr,
+                    bool (*judged)(const void* block) noexcept = nullptr) noexcept;
 
 /// Calls fn() holding the dynamic linker's lock of its list of modules, as
 /// LeakSanitizer stops the world: the marking walks that list, and another

@@ -286,6 +286,7 @@ void body_begins(const void* floor) {
   c.body_thread = std::this_thread::get_id();
   c.floor = floor;
   c.run.begin(c.options.sites || c.options.fail_on_leak);
+  c.run.body_begins(floor);
   if (c.framework) c.framework->tell_on_this_thread();
 }
 

@@ -174,6 +174,7 @@ class CountingListener : public Catch::TestEventListenerBase {
       if (!c.started) return;
       c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.path);
       c.run.begin(c.options.sites || c.options.fail_on_leak);
+      c.run.body_begins(c.floor);
     }
     c.framework->tell_on_this_thread();
   }

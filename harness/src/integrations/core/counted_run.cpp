@@ -86,7 +86,11 @@ void TestRun::begin(bool with_stacks, void* not_the_tests) {
 TestRun::End TestRun::end(const void* outer_frame, bool mark) {
   if (capture_) capture_->stop();
   End end;
-  if (mark) end.live = allocgate::detail::split_live_blocks(outer_frame, capture_ ? add_live : nullptr);
+  if (mark) {
+    end.live = allocgate::detail::split_live_blocks(outer_frame, capture_ ? add_live : nullptr, nullptr,
+                                                    roots_taken_ ? &roots_before_ : nullptr);
+  }
+  roots_taken_ = false;
   allocgate::detail::stop_tracking_blocks();
   end.one_time = OneTime::now() - one_time_before_;
   end.other_thread_allocations = other_threads_allocations() - others_before_;

@@ -20,6 +20,7 @@
 #include "allocgate/sites.h"
 #include "allocgate/stats.h"
 #include "counting/block_tracker.h"
+#include "counting/reachability.h"
 
 namespace allocgate::integrations {
 
@@ -61,6 +62,12 @@ class TestRun {
   /// its free the test's.
   void begin(bool with_stacks, void* not_the_tests = nullptr);
 
+  /// The roots as the test's body begins (reachability.h's RootSnapshot),
+  /// its stack from `stack_floor` up, the floor end() is given: called last
+  /// before the body, on a paused thread. A word of them that end() finds
+  /// unchanged keeps no block of the run's.
+  void body_begins(const void* stack_floor) noexcept { roots_taken_ = roots_before_.take(stack_floor); }
+
   bool counting() const { return scope_.has_value(); }
   /// The figures so far (counting() only).
   AllocationStats stats() const { return scope_->stats(); }
@@ -90,6 +97,8 @@ class TestRun {
   std::thread::id thread_;
   OneTime one_time_before_;
   std::uint64_t others_before_ = 0;  // the other threads' tally of allocations, at begin()
+  allocgate::detail::RootSnapshot roots_before_;
+  bool roots_taken_ = false;  // by body_begins, for this run
 };
 
 }  // namespace allocgate::integrations

@@ -324,7 +324,7 @@ void report_sweep(Counting& c) {
 
 }  // namespace
 
-void body_begins() {
+void body_begins(const void* floor) {
   judge_if_waiting();
   const PauseCounting pause;
   Counting& c = counting();
@@ -336,6 +336,7 @@ void body_begins() {
   c.run_failed = false;
   c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.test_name);
   c.run.begin(c.options.sites || c.options.fail_on_leak);
+  c.run.body_begins(floor);
   c.framework->tell_on_this_thread();
 }
 
@@ -388,7 +389,7 @@ namespace dt = allocgate::doctest_tests::detail;
 // found in the program's symbols.
 extern "C" __attribute__((noinline)) void allocgate_doctest_body() {
   const void* const floor = __builtin_frame_address(0);
-  dt::body_begins();
+  dt::body_begins(floor);
   try {
     dt::counting().body();
   } catch (...) {

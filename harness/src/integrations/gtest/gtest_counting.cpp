@@ -188,6 +188,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     // to name its lines (gtest_leak_rerun.h). GoogleTest's factory made the
     // fixture: neither it nor its free is the test's.
     run_.begin(options.sites || !options.leak_sites_to.empty(), fixture);
+    run_.body_begins(g_outer_frame);
   }
 
   // The figures as a statement of GoogleTest's macros begins
