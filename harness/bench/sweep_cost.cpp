@@ -44,9 +44,8 @@ bool run_suite(long allocations, const std::string& flags) {
 void report(benchmark::State& state, long points) {
   state.counters["points"] = static_cast<double>(points);
   // Seconds per point: the time of an iteration over its points.
-  state.counters["per_point"] = benchmark::Counter(static_cast<double>(points),
-                                                   benchmark::Counter::kIsIterationInvariantRate |
-                                                       benchmark::Counter::kInvert);
+  state.counters["per_point"] = benchmark::Counter(
+      static_cast<double>(points), benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
 }
 
 void swept(benchmark::State& state) {

@@ -332,6 +332,10 @@ class Marking {
 
   // `before`: the snapshot of the roots, for a root's words; null for a block's.
   ALLOCGATE_NO_SANITIZE bool scan(Range range, const RootSnapshot* before) noexcept {
+    // The root's words as taken, looked up once for the whole root.
+    std::uintptr_t base = 0;
+    const std::uintptr_t* const then_words =
+        before != nullptr ? before->words_of(range.begin, range.end, base) : nullptr;
     // The next word to read lives in memory and moves on before the read, so
     // that a fault, reading the word or the block it leads to, resumes past
     // it. No signal mask is saved: SA_NODEFER leaves SIGSEGV unblocked.
@@ -348,7 +352,8 @@ class Marking {
       const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(here);
       if ((word & 7) != 0 || word < regions_.begin()->begin || word >= (regions_.end() - 1)->end) continue;
       std::uintptr_t then = 0;
-      const bool unchanged = before != nullptr && before->word_at(here, then) && then == word;
+      const bool unchanged = then_words != nullptr ? then_words[(here - base) / sizeof(std::uintptr_t)] == word
+                                                   : before != nullptr && before->word_at(here, then) && then == word;
       if (!follow(word, unchanged)) {
         ok = false;
         break;
@@ -451,6 +456,22 @@ bool RootSnapshot::take(const void* stack_floor) noexcept {
   }
   taken_ = true;
   return true;
+}
+
+const std::uintptr_t* RootSnapshot::words_of(std::uintptr_t begin, std::uintptr_t end,
+                                             std::uintptr_t& base) const noexcept {
+  if (!taken_) return nullptr;
+  const MappedArray<Range>& roots = state_->roots;
+  const Range* r = std::upper_bound(roots.begin(), roots.end(), begin,
+                                    [](std::uintptr_t a, const Range& range) { return a < range.begin; });
+  for (int tried = 0; tried < 4 && r != roots.begin(); ++tried) {  // as word_at's
+    --r;
+    if (end <= r->end) {
+      base = r->begin;
+      return state_->words.begin() + state_->offsets.begin()[r - roots.begin()];
+    }
+  }
+  return nullptr;
 }
 
 bool RootSnapshot::word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept {

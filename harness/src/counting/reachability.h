@@ -87,6 +87,10 @@ class RootSnapshot {
   void clear() noexcept;
   /// The word at `address` (8-aligned) when taken; false where none was.
   bool word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept;
+  /// The words taken of one root that holds all of [begin, end): the word
+  /// at `address` is then the result's [(address - base) / 8]; null when no
+  /// one root does.
+  const std::uintptr_t* words_of(std::uintptr_t begin, std::uintptr_t end, std::uintptr_t& base) const noexcept;
 
  private:
   struct State;

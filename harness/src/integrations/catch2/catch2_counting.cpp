@@ -282,11 +282,11 @@ void body_begins(const void* floor) {
   const PauseCounting pause;
   Counting& c = counting();
   if (!c.started) return;
+  c.run.take_roots(floor);  // before a sweep forks: its children inherit them
   c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.path);
   c.body_thread = std::this_thread::get_id();
   c.floor = floor;
   c.run.begin(c.options.sites || c.options.fail_on_leak);
-  c.run.body_begins(floor);
   if (c.framework) c.framework->tell_on_this_thread();
 }
 

@@ -172,9 +172,9 @@ class CountingListener : public Catch::TestEventListenerBase {
       c.sections.clear();
       c.floor = __builtin_frame_address(0);
       if (!c.started) return;
+      c.run.take_roots(c.floor);  // before a sweep forks: its children inherit them
       c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.path);
       c.run.begin(c.options.sites || c.options.fail_on_leak);
-      c.run.body_begins(c.floor);
     }
     c.framework->tell_on_this_thread();
   }

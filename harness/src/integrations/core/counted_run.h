@@ -62,11 +62,14 @@ class TestRun {
   /// its free the test's.
   void begin(bool with_stacks, void* not_the_tests = nullptr);
 
-  /// The roots as the test's body begins (reachability.h's RootSnapshot),
-  /// its stack from `stack_floor` up, the floor end() is given: called last
-  /// before the body, on a paused thread. A word of them that end() finds
-  /// unchanged keeps no block of the run's.
-  void body_begins(const void* stack_floor) noexcept { roots_taken_ = roots_before_.take(stack_floor); }
+  /// The roots before the test's body (reachability.h's RootSnapshot), its
+  /// stack from `stack_floor` up, the floor end() is given, on a paused
+  /// thread: the first call of a run takes them, so that a failure sweep's
+  /// children inherit what their parent took before it forked them. A word
+  /// of them that end() finds unchanged keeps no block of the run's.
+  void take_roots(const void* stack_floor) noexcept {
+    if (!roots_taken_) roots_taken_ = roots_before_.take(stack_floor);
+  }
 
   bool counting() const { return scope_.has_value(); }
   /// The figures so far (counting() only).
@@ -98,7 +101,7 @@ class TestRun {
   OneTime one_time_before_;
   std::uint64_t others_before_ = 0;  // the other threads' tally of allocations, at begin()
   allocgate::detail::RootSnapshot roots_before_;
-  bool roots_taken_ = false;  // by body_begins, for this run
+  bool roots_taken_ = false;  // by take_roots, for this run
 };
 
 }  // namespace allocgate::integrations

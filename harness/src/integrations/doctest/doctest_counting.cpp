@@ -334,9 +334,9 @@ void body_begins(const void* floor) {
   c.run_subcases.clear();
   c.run_name = c.test_name;
   c.run_failed = false;
+  c.run.take_roots(floor);  // before a sweep forks: its children inherit them
   c.swept = integrations::begin_swept_run(c.options.sweep, c.sweep, c.test_name);
   c.run.begin(c.options.sites || c.options.fail_on_leak);
-  c.run.body_begins(floor);
   c.framework->tell_on_this_thread();
 }
 

@@ -167,6 +167,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
         !ALLOCGATE_GTEST_DEATH_TEST_FLAG(internal_run_death_test).empty()) {
       return;
     }
+    run_.take_roots(g_outer_frame);  // before the children fork: they inherit them
     if (!sweep_) sweep_.emplace(*options.sweep);
     if (sweep_->in_child()) return;
     const ::testing::TestInfo* test = g_running_test.load(std::memory_order_relaxed);
@@ -188,7 +189,7 @@ class CountingListener : public ::testing::EmptyTestEventListener {
     // to name its lines (gtest_leak_rerun.h). GoogleTest's factory made the
     // fixture: neither it nor its free is the test's.
     run_.begin(options.sites || !options.leak_sites_to.empty(), fixture);
-    run_.body_begins(g_outer_frame);
+    run_.take_roots(g_outer_frame);  // unless a sweep took them before it forked
   }
 
   // The figures as a statement of GoogleTest's macros begins
