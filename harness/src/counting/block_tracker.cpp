@@ -323,6 +323,19 @@ void erase_at(std::size_t hole) noexcept {
   --g_table.used;
 }
 
+// The slot that tracks `block`, or kNotTracked. The table is held.
+constexpr std::size_t kNotTracked = ~std::size_t{0};
+std::size_t index_of(const void* block) noexcept {
+  if (g_table.capacity == 0) return kNotTracked;
+  const std::size_t mask = g_table.capacity - 1;
+  for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
+       i = (i + 1) & mask, ++probes) {
+    if (vacant(g_table.slots[i])) return kNotTracked;
+    if (g_table.slots[i].block == block) return i;
+  }
+  return kNotTracked;
+}
+
 }  // namespace
 
 namespace {
@@ -412,22 +425,16 @@ void disown_block(void* block, std::size_t size) noexcept {
 
 bool untrack_block(void* block, TrackedBlock& found) noexcept {
   const Entered entered;
-  if (!entered.held() || g_table.capacity == 0) return false;
-  const std::size_t mask = g_table.capacity - 1;
-  for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
-       i = (i + 1) & mask, ++probes) {
-    Slot& slot = g_table.slots[i];
-    if (vacant(slot)) return false;
-    if (slot.block != block) continue;
-    found = entry_at(i);
-    if (leakable(slot.word)) {
-      --g_table.live.blocks;
-      g_table.live.bytes -= found.size;
-    }
-    erase_at(i);
-    return true;
+  if (!entered.held()) return false;
+  const std::size_t i = index_of(block);
+  if (i == kNotTracked) return false;
+  found = entry_at(i);
+  if (leakable(g_table.slots[i].word)) {
+    --g_table.live.blocks;
+    g_table.live.bytes -= found.size;
   }
-  return false;
+  erase_at(i);
+  return true;
 }
 
 LiveTotals live_blocks(void (*visit)(const TrackedBlock&, void*), void* data) noexcept {
@@ -488,15 +495,8 @@ bool judged_by_tag(const void* block) noexcept {
 }
 
 bool judged_by_table(const void* block) noexcept {
-  if (g_table.capacity == 0) return false;
-  const std::size_t mask = g_table.capacity - 1;
-  for (std::size_t i = slot_of(block, g_table.capacity), probes = 0; probes < g_table.capacity;
-       i = (i + 1) & mask, ++probes) {
-    const Slot& slot = g_table.slots[i];
-    if (vacant(slot)) return false;
-    if (slot.block == block) return leakable(slot.word);
-  }
-  return false;
+  const std::size_t i = index_of(block);
+  return i != kNotTracked && leakable(g_table.slots[i].word);
 }
 
 }  // namespace

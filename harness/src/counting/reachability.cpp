@@ -277,10 +277,14 @@ class Marking {
     if (!add_own_roots(regions_, stack_floor_, roots_) || !add_other_threads(others, roots_)) return false;
     if (!cut_out_own_mappings()) return false;
     for (const Range& root : roots_) {
-      if (!scan(root, before_)) return false;
+      // The root's words as taken, looked up once for the whole root (none
+      // for another thread's, which no snapshot holds).
+      std::uintptr_t base = 0;
+      const std::uintptr_t* const then = before_ != nullptr ? before_->words_of(root.begin, root.end, base) : nullptr;
+      if (!scan(root, then, base)) return false;
     }
     while (!pending_.empty()) {
-      if (!scan(pending_.pop(), nullptr)) return false;  // a block's words: no snapshot holds them
+      if (!scan(pending_.pop(), nullptr, 0)) return false;  // a block's words: no snapshot holds them
     }
     return true;
   }
@@ -321,21 +325,14 @@ class Marking {
           stack != nullptr && !roots.push(Range{thread.stack_pointer, stack->end})) {
         return false;
       }
-      if (!add_thread_local_storage(thread.thread_pointer, roots)) return false;
+      if (!add_thread_local_storage_of(regions_, thread.thread_pointer, roots)) return false;
     }
     return true;
   }
 
-  bool add_thread_local_storage(std::uintptr_t tp, MappedArray<Range>& roots) const noexcept {
-    return add_thread_local_storage_of(regions_, tp, roots);
-  }
-
-  // `before`: the snapshot of the roots, for a root's words; null for a block's.
-  ALLOCGATE_NO_SANITIZE bool scan(Range range, const RootSnapshot* before) noexcept {
-    // The root's words as taken, looked up once for the whole root.
-    std::uintptr_t base = 0;
-    const std::uintptr_t* const then_words =
-        before != nullptr ? before->words_of(range.begin, range.end, base) : nullptr;
+  // `then`: the range's words when the snapshot was taken, the word at
+  // `address` then[(address - base) / 8]; null for none.
+  ALLOCGATE_NO_SANITIZE bool scan(Range range, const std::uintptr_t* then, std::uintptr_t base) noexcept {
     // The next word to read lives in memory and moves on before the read, so
     // that a fault, reading the word or the block it leads to, resumes past
     // it. No signal mask is saved: SA_NODEFER leaves SIGSEGV unblocked.
@@ -351,9 +348,7 @@ class Marking {
       std::atomic_signal_fence(std::memory_order_seq_cst);  // the store above, before the read below
       const std::uintptr_t word = *reinterpret_cast<const std::uintptr_t*>(here);
       if ((word & 7) != 0 || word < regions_.begin()->begin || word >= (regions_.end() - 1)->end) continue;
-      std::uintptr_t then = 0;
-      const bool unchanged = then_words != nullptr ? then_words[(here - base) / sizeof(std::uintptr_t)] == word
-                                                   : before != nullptr && before->word_at(here, then) && then == word;
+      const bool unchanged = then != nullptr && then[(here - base) / sizeof(std::uintptr_t)] == word;
       if (!follow(word, unchanged)) {
         ok = false;
         break;
@@ -412,8 +407,6 @@ RootSnapshot::~RootSnapshot() {
   unmap_own_pages(state_, sizeof(State));
 }
 
-void RootSnapshot::clear() noexcept { taken_ = false; }
-
 namespace {
 // Copies [begin, end), whole words, into `words`: read as the marking reads,
 // unsanitized and a word at a time (a memcpy would be a sanitizer's).
@@ -464,7 +457,10 @@ const std::uintptr_t* RootSnapshot::words_of(std::uintptr_t begin, std::uintptr_
   const MappedArray<Range>& roots = state_->roots;
   const Range* r = std::upper_bound(roots.begin(), roots.end(), begin,
                                     [](std::uintptr_t a, const Range& range) { return a < range.begin; });
-  for (int tried = 0; tried < 4 && r != roots.begin(); ++tried) {  // as word_at's
+  // Among the roots that begin at or before it, the nearest few: roots can
+  // overlap (the main thread's storage, which the loader carves from the
+  // page its own segment ends in), and any that holds it all is right.
+  for (int tried = 0; tried < 4 && r != roots.begin(); ++tried) {
     --r;
     if (end <= r->end) {
       base = r->begin;
@@ -472,25 +468,6 @@ const std::uintptr_t* RootSnapshot::words_of(std::uintptr_t begin, std::uintptr_
     }
   }
   return nullptr;
-}
-
-bool RootSnapshot::word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept {
-  if (!taken_) return false;
-  const MappedArray<Range>& roots = state_->roots;
-  // Among the roots that begin at or before the address, the nearest few:
-  // roots can overlap (the main thread's storage, which the loader carves
-  // from the page its own segment ends in), and any that holds it is right.
-  const Range* r = std::upper_bound(roots.begin(), roots.end(), address,
-                                    [](std::uintptr_t a, const Range& range) { return a < range.begin; });
-  for (int tried = 0; tried < 4 && r != roots.begin(); ++tried) {
-    --r;
-    if (address + sizeof(std::uintptr_t) <= r->end) {
-      const std::size_t index = static_cast<std::size_t>(r - roots.begin());
-      word = state_->words.begin()[state_->offsets.begin()[index] + (address - r->begin) / sizeof(std::uintptr_t)];
-      return true;
-    }
-  }
-  return false;
 }
 
 void mark_reachable(ReachedBlocks& reached, const void* stack_floor, const StoppedThreads* others,

@@ -84,9 +84,6 @@ class RootSnapshot {
 
   /// Replaces what was taken; false, and nothing kept, without memory for it.
   bool take(const void* stack_floor) noexcept;
-  void clear() noexcept;
-  /// The word at `address` (8-aligned) when taken; false where none was.
-  bool word_at(std::uintptr_t address, std::uintptr_t& word) const noexcept;
   /// The words taken of one root that holds all of [begin, end): the word
   /// at `address` is then the result's [(address - base) / 8]; null when no
   /// one root does.
