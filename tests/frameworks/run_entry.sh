@@ -56,11 +56,14 @@ echo "configure $((configured - start)) s, build $((SECONDS - configured)) s"
 # One framework per binary: allocgate's integration was compiled in this build,
 # against the framework brought here, and no other GoogleTest is linked.
 [ -f "$work/build/liballocgate_gtest.a" ] || fail "allocgate::gtest was not compiled in the consumer's build"
-if ldd "$work/build/primer_tests" | grep -q "/usr/lib.*libgtest"; then
+# ldd's list read whole first: grep -q stops at its first match, and ldd,
+# still writing, would die of SIGPIPE and fail the pipe (pipefail).
+libraries=$(ldd "$work/build/primer_tests")
+if grep -q "/usr/lib.*libgtest" <<<"$libraries"; then
   fail "the system's GoogleTest is linked beside the project's"
 fi
 if [ "$shared" = ON ]; then
-  ldd "$work/build/primer_tests" | grep -q "$work/build.*libgtest" || fail "GoogleTest is not linked shared"
+  grep -q "$work/build.*libgtest" <<<"$libraries" || fail "GoogleTest is not linked shared"
 fi
 
 # The figures of each case, in one line each, sorted by name.
